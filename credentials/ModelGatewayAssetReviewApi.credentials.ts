@@ -1,0 +1,76 @@
+import type {
+	IAuthenticateGeneric,
+	Icon,
+	ICredentialTestRequest,
+	ICredentialType,
+	INodeProperties,
+} from 'n8n-workflow';
+
+/**
+ * Access token for the asset review operation, which lives on a separate identity host and
+ * authenticates with X-Access-Token instead of a Bearer header.
+ */
+export class ModelGatewayAssetReviewApi implements ICredentialType {
+	name = 'modelGatewayAssetReviewApi';
+
+	displayName = 'Model Gateway Asset Review API';
+
+	icon: Icon = {
+		light: 'file:../nodes/shared/icons/modelGateway.svg',
+		dark: 'file:../nodes/shared/icons/modelGateway.dark.svg',
+	};
+
+	documentationUrl = 'https://github.com/model-gateway/n8n-nodes-model-gateway#credentials';
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'Identity URL',
+			name: 'identityUrl',
+			type: 'string',
+			default: 'https://identity.model-gateway.example',
+			placeholder: 'https://identity.model-gateway.example',
+			required: true,
+			description: 'Address of the identity host (the spec\'s {identity_URL}). A trailing slash is fine.',
+		},
+		{
+			displayName: 'Access Token',
+			name: 'accessToken',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+			description: 'Assigned by an administrator; sent as the X-Access-Token header',
+		},
+	];
+
+	authenticate: IAuthenticateGeneric = {
+		type: 'generic',
+		properties: {
+			headers: {
+				'X-Access-Token': '={{$credentials.accessToken}}',
+			},
+		},
+	};
+
+	// An empty submission reviews nothing and bills nothing: a valid token gets a
+	// validation answer, an invalid one 401/403.
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL: '={{$credentials.identityUrl.replace(/\\/+$/, "")}}',
+			url: '/api/overseas/asset/upload/sync',
+			method: 'POST',
+			body: { images: [] },
+			json: true,
+		},
+		rules: [
+			{
+				type: 'responseCode',
+				properties: { value: 401, message: 'Invalid access token: the identity host answered 401 Unauthorized' },
+			},
+			{
+				type: 'responseCode',
+				properties: { value: 403, message: 'Access token not allowed: the identity host answered 403 Forbidden' },
+			},
+		],
+	};
+}

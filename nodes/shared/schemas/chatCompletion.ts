@@ -1,0 +1,63 @@
+import { z } from 'zod';
+
+import { integerAtLeast, jsonObject, jsonObjectList, numberInRange, requiredText } from './common';
+
+/** POST /v1/chat/completions, as the spec's Endpoints and Limits sections describe it. */
+
+export const CHAT_ROLES = ['system', 'user', 'assistant', 'tool'] as const;
+
+export const chatMessageSchema = z
+	.object({
+		// The spec lists roles "for example"; other roles are passed on to the gateway.
+		role: requiredText('role'),
+		content: z.union([z.string(), jsonObjectList, z.null()]).optional(),
+		name: z.string().optional(),
+		tool_call_id: z.string().optional(),
+		tool_calls: jsonObjectList.optional(),
+	})
+	.passthrough()
+	.superRefine((message, context) => {
+		if (message.role === 'tool' && !message.tool_call_id) {
+			context.addIssue({
+				code: z.ZodIssueCode.custom,
+				path: ['tool_call_id'],
+				message: 'is required when role is "tool"',
+			});
+		}
+		if (message.tool_calls !== undefined && message.role !== 'assistant') {
+			context.addIssue({
+				code: z.ZodIssueCode.custom,
+				path: ['tool_calls'],
+				message: 'is only allowed on assistant messages',
+			});
+		}
+	});
+
+export const toolChoiceSchema = z.union([z.enum(['none', 'auto', 'required']), jsonObject], {
+	errorMap: () => ({ message: 'must be "none", "auto", "required" or a tool object' }),
+});
+
+export const chatCompletionRequestSchema = z
+	.object({
+		model: requiredText('model'),
+		messages: z.array(chatMessageSchema).min(1, 'must contain at least 1 message'),
+		temperature: numberInRange(0, 2).optional(),
+		top_p: numberInRange(0, 1).optional(),
+		max_tokens: integerAtLeast(1).optional(),
+		max_completion_tokens: integerAtLeast(1).optional(),
+		stream: z.boolean().optional(),
+		stream_options: jsonObject.optional(),
+		n: integerAtLeast(1).optional(),
+		stop: z.unknown().optional(),
+		presence_penalty: numberInRange(-2, 2).optional(),
+		frequency_penalty: numberInRange(-2, 2).optional(),
+		tools: jsonObjectList.optional(),
+		tool_choice: toolChoiceSchema.optional(),
+		parallel_tool_calls: z.boolean().optional(),
+		response_format: jsonObject.optional(),
+		user: z.string().optional(),
+	})
+	// Fields a newer gateway adds go through unchanged.
+	.passthrough();
+
+export type ChatCompletionRequest = z.infer<typeof chatCompletionRequestSchema>;

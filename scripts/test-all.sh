@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# The one test command (`npm test`): on a fresh clone it installs, builds, lints, type-checks
+# and runs every test — unit, in-process engine, and real n8n end to end (both n8n lines).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+phase() { printf '\n==== %s\n' "$*"; }
+started=$SECONDS
+
+# Install (again) only when package-lock.json is newer than what node_modules holds.
+if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+	phase "npm ci"
+	npm ci --no-audit --no-fund
+fi
+
+phase "build"
+npm run build
+phase "lint (n8n community node rules)"
+npm run lint
+phase "type-check (sources and tests)"
+npm run typecheck
+phase "unit and engine tests"
+npx jest --ci
+phase "real n8n end to end"
+MG_E2E_SKIP_BUILD=1 bash scripts/e2e/run.sh
+
+phase "all tests passed in $((SECONDS - started)) s"

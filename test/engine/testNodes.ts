@@ -1,0 +1,101 @@
+import type {
+	IBinaryKeyData,
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import type { GatewayRequest, RetryPolicy } from '../../nodes/shared/transport';
+import {
+	ASSET_REVIEW_CREDENTIAL,
+	DEFAULT_RETRY_POLICY,
+	GATEWAY_CREDENTIAL,
+	gatewayRequest,
+} from '../../nodes/shared/transport';
+
+function parseJsonParameter<T>(value: unknown): T {
+	return (typeof value === 'string' ? JSON.parse(value) : value) as T;
+}
+
+/** One test input item: JSON plus, optionally, binary properties given as raw bytes. */
+export interface TestItem {
+	json: IDataObject;
+	binary?: Record<string, { data: Buffer; mimeType: string; fileName?: string }>;
+}
+
+/**
+ * Test-only source node: emits the items given in its `items` parameter, storing binary
+ * properties through n8n's own binary helpers so downstream nodes see real binary data.
+ */
+export class TestItemsSource implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Test Items',
+		name: 'testItems',
+		group: ['input'],
+		version: 1,
+		description: 'Emits fixed items for engine tests',
+		defaults: { name: 'Test Items' },
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		properties: [{ displayName: 'Items', name: 'items', type: 'json', default: '[]' }],
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const items = parseJsonParameter<Array<{
+			json: IDataObject;
+			binary?: Record<string, { base64: string; mimeType: string; fileName?: string }>;
+		}>>(this.getNodeParameter('items', 0));
+		const output: INodeExecutionData[] = [];
+		for (const [index, item] of items.entries()) {
+			const binary: IBinaryKeyData = {};
+			for (const [property, file] of Object.entries(item.binary ?? {})) {
+				binary[property] = await this.helpers.prepareBinaryData(
+					Buffer.from(file.base64, 'base64'),
+					file.fileName,
+					file.mimeType,
+				);
+			}
+			output.push({
+				json: item.json,
+				...(Object.keys(binary).length ? { binary } : {}),
+				pairedItem: { item: index },
+			});
+		}
+		return [output];
+	}
+}
+
+/**
+ * Test-only node that sends one request through the package's transport, so the transport
+ * is exercised inside the real engine with real credential authentication.
+ */
+export class TransportProbe implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Transport Probe',
+		name: 'transportProbe',
+		group: ['transform'],
+		version: 1,
+		description: 'Sends one gateway request for engine tests',
+		defaults: { name: 'Transport Probe' },
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [
+			{ name: GATEWAY_CREDENTIAL, required: false },
+			{ name: ASSET_REVIEW_CREDENTIAL, required: false },
+		],
+		properties: [
+			{ displayName: 'Request', name: 'request', type: 'json', default: '{}' },
+			{ displayName: 'Retry Policy', name: 'retryPolicy', type: 'json', default: '{}' },
+		],
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const request = parseJsonParameter<GatewayRequest>(this.getNodeParameter('request', 0));
+		const retryPolicy = parseJsonParameter<Partial<RetryPolicy>>(this.getNodeParameter('retryPolicy', 0));
+		const response = await gatewayRequest(this, { itemIndex: 0, ...request }, { ...DEFAULT_RETRY_POLICY, ...retryPolicy });
+		return [[{ json: { body: response.body as IDataObject, statusCode: response.statusCode, traceId: response.traceId ?? null }, pairedItem: { item: 0 } }]];
+	}
+}

@@ -1,0 +1,26 @@
+import { SAMPLE_MP4, SAMPLE_PNG } from './media';
+
+export interface StoredFile {
+	contentType: string;
+	bytes: Buffer;
+}
+
+export const PNG_FILE: StoredFile = { contentType: 'image/png', bytes: SAMPLE_PNG };
+export const MP4_FILE: StoredFile = { contentType: 'video/mp4', bytes: SAMPLE_MP4 };
+
+/** Result files the simulator serves under GET /files/<name>, like a CDN would. */
+export class FileStore {
+	private readonly files = new Map<string, StoredFile>();
+
+	put(name: string, file: StoredFile): void {
+		this.files.set(name, file);
+	}
+
+	get(name: string): StoredFile | undefined {
+		return this.files.get(name);
+	}
+
+	clear(): void {
+		this.files.clear();
+	}
+}

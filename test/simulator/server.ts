@@ -1,0 +1,181 @@
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import type { FaultQueue } from './faults';
+import { json, type Reply } from './reply';
+import { findRoute, type Route } from './router';
+import { writeInSlices } from './sse';
+import type { TaskTable } from './tasks';
+import type { Timers } from './timers';
+import type { Fault, HostName, RecordedRequest, ResolvedOptions } from './types';
+
+export interface PipelineDeps {
+	routes: readonly Route[];
+	controlRoutes: readonly Route[];
+	/** Live options: credentials and latency are read per request. */
+	options: ResolvedOptions;
+	faults: FaultQueue;
+	tasks: TaskTable;
+	requestLog: RecordedRequest[];
+	/** Latency, delay faults and stream gaps; stopped on close(). */
+	requestTimers: Timers;
+}
+
+const CONTROL_PREFIX = '/__control/';
+
+export function createRequestHandler(host: HostName, deps: PipelineDeps): (req: IncomingMessage, res: ServerResponse) => void {
+	return (req, res) => {
+		handleRequest(host, req, res, deps).catch((error: unknown) => answerInternalError(res, error));
+	};
+}
+
+/**
+ * The pipeline: record → latency → injected fault → credentials → route.
+ * Recording comes first so tests see every attempt, including faulted and rejected ones.
+ */
+async function handleRequest(host: HostName, req: IncomingMessage, res: ServerResponse, deps: PipelineDeps): Promise<void> {
+	const rawBody = await readBody(req);
+	const url = new URL(req.url ?? '/', 'http://simulator.invalid');
+	const method = (req.method ?? 'GET').toUpperCase();
+	const path = url.pathname;
+	const query = Object.fromEntries(url.searchParams);
+	const headers = flattenHeaders(req.headers);
+	const body = parseBody(rawBody);
+
+	if (path.startsWith(CONTROL_PREFIX)) {
+		const control = findRoute(deps.controlRoutes, host, method, path);
+		const reply = control
+			? await control.route.handle({ host, method, path, params: control.params, query, headers, body })
+			: json(404, { error: { message: `unknown control route: ${method} ${path}` } });
+		await sendReply(res, reply, deps.requestTimers);
+		return;
+	}
+
+	const match = findRoute(deps.routes, host, method, path);
+	const isPublicFile = match?.route.isPublicFile === true;
+	if (!isPublicFile) {
+		const at = Date.now();
+		deps.requestLog.push({ host, method, path, query, headers, body, at });
+		const polledTaskId = match?.route.polledTaskId?.(match.params);
+		if (polledTaskId !== undefined) deps.tasks.recordPoll(polledTaskId, at);
+	}
+
+	await deps.requestTimers.sleep(deps.options.latencyMs);
+
+	const fault = deps.faults.take(method, path);
+	if (fault !== undefined) {
+		if (fault.kind === 'drop' || fault.kind === 'refuse') {
+			req.socket.destroy();
+			return;
+		}
+		if (fault.kind === 'delay') {
+			await deps.requestTimers.sleep(fault.ms);
+		} else {
+			await sendReply(res, faultReply(fault), deps.requestTimers);
+			return;
+		}
+	}
+
+	if (!isPublicFile) {
+		const denial = checkCredentials(host, headers, deps.options);
+		if (denial !== undefined) {
+			await sendReply(res, denial, deps.requestTimers);
+			return;
+		}
+	}
+	if (match === undefined) {
+		await sendReply(res, unknownRoute(host, method, path), deps.requestTimers);
+		return;
+	}
+	const reply = await match.route.handle({ host, method, path, params: match.params, query, headers, body });
+	await sendReply(res, reply, deps.requestTimers);
+}
+
+function checkCredentials(host: HostName, headers: Record<string, string>, options: ResolvedOptions): Reply | undefined {
+	if (host === 'base') {
+		const token = /^Bearer\s+(.+)$/i.exec(headers.authorization ?? '')?.[1];
+		if (token === options.apiKey) return undefined;
+		return json(401, { error: { message: 'Invalid API key', type: 'authentication_error', param: null, code: 'invalid_api_key' } });
+	}
+	// The identity host does not look at Authorization; tests assert it is absent from the log.
+	if (headers['x-access-token'] === options.accessToken) return undefined;
+	return json(401, { code: 401, message: 'invalid access token' });
+}
+
+function unknownRoute(host: HostName, method: string, path: string): Reply {
+	if (host === 'identity') return json(404, { code: 404, message: `not found: ${method} ${path}` });
+	return json(404, { error: { message: `Unknown request URL: ${method} ${path}`, type: 'invalid_request_error', param: null, code: 'unknown_url' } });
+}
+
+type AnsweringFault = Extract<Fault, { kind: 'status' } | { kind: 'malformed-json' }>;
+
+function faultReply(fault: AnsweringFault): Reply {
+	if (fault.kind === 'malformed-json') {
+		return { kind: 'bytes', status: 200, contentType: 'application/json; charset=utf-8', bytes: Buffer.from('{"id":"broken","choices":[{"index":0,') };
+	}
+	// A string body goes out verbatim (e.g. an HTML error page from a proxy).
+	if (typeof fault.body === 'string') {
+		return { kind: 'bytes', status: fault.status, contentType: fault.headers?.['content-type'] ?? 'text/plain; charset=utf-8', bytes: Buffer.from(fault.body) };
+	}
+	const body = fault.body ?? { error: { message: `injected fault: HTTP ${fault.status}`, type: 'server_error', param: null, code: null } };
+	return json(fault.status, body, fault.headers);
+}
+
+async function sendReply(res: ServerResponse, reply: Reply, timers: Timers): Promise<void> {
+	if (res.destroyed || res.headersSent) return;
+	switch (reply.kind) {
+		case 'json': {
+			const payload = Buffer.from(JSON.stringify(reply.body));
+			res.writeHead(reply.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': payload.length, ...reply.headers });
+			res.end(payload);
+			return;
+		}
+		case 'bytes':
+			res.writeHead(reply.status, { 'content-type': reply.contentType, 'content-length': reply.bytes.length });
+			res.end(reply.bytes);
+			return;
+		case 'sse':
+			res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive' });
+			await writeInSlices(res, reply.text, (ms) => timers.sleep(ms), reply.ending);
+			return;
+	}
+}
+
+function answerInternalError(res: ServerResponse, error: unknown): void {
+	console.error('[simulator] request failed:', error);
+	if (res.destroyed) return;
+	if (res.headersSent) {
+		res.destroy();
+		return;
+	}
+	const message = error instanceof Error ? error.message : String(error);
+	const payload = JSON.stringify({ error: { message: `simulator internal error: ${message}`, type: 'server_error', param: null, code: null } });
+	res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
+	res.end(payload);
+}
+
+function readBody(req: IncomingMessage): Promise<Buffer> {
+	return new Promise((resolve, reject) => {
+		const chunks: Buffer[] = [];
+		req.on('data', (chunk: Buffer) => chunks.push(chunk));
+		req.on('end', () => resolve(Buffer.concat(chunks)));
+		req.on('error', reject);
+	});
+}
+
+/** Parsed JSON; the raw text when it is not JSON; undefined when empty. */
+function parseBody(raw: Buffer): unknown {
+	if (raw.length === 0) return undefined;
+	const text = raw.toString('utf8');
+	try {
+		return JSON.parse(text) as unknown;
+	} catch {
+		return text;
+	}
+}
+
+function flattenHeaders(headers: IncomingHttpHeaders): Record<string, string> {
+	const flat: Record<string, string> = {};
+	for (const [name, value] of Object.entries(headers)) {
+		if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
+	}
+	return flat;
+}

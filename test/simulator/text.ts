@@ -1,0 +1,34 @@
+import { isRecord } from './validate';
+
+/** Arguments of every simulated tool call. */
+export const TOOL_CALL_ARGUMENTS = '{"city":"Paris"}';
+
+/** A rough, deterministic token estimate (about four characters per token). */
+export function estimateTokens(text: string): number {
+	return Math.max(1, Math.ceil(text.length / 4));
+}
+
+/** Splits text into about `pieces` parts on code-point boundaries (for stream deltas). */
+export function splitIntoPieces(text: string, pieces: number): string[] {
+	const chars = Array.from(text);
+	if (chars.length === 0) return [];
+	const size = Math.max(1, Math.ceil(chars.length / pieces));
+	const parts: string[] = [];
+	for (let start = 0; start < chars.length; start += size) parts.push(chars.slice(start, start + size).join(''));
+	return parts;
+}
+
+export function mentionsWeather(text: string): boolean {
+	return /weather/i.test(text);
+}
+
+/** The text of a message's content: a string, or the `text` of its parts joined by spaces. */
+export function contentText(content: unknown): string {
+	if (typeof content === 'string') return content;
+	if (!Array.isArray(content)) return '';
+	return content
+		.filter(isRecord)
+		.map((part) => (typeof part.text === 'string' ? part.text : ''))
+		.filter((text) => text !== '')
+		.join(' ');
+}

@@ -1,0 +1,82 @@
+/** Public types of the gateway simulator (re-exported by index.ts). */
+
+export interface SimulatorOptions {
+	/** Bearer key the base host accepts. Default 'sim-api-key'. */
+	apiKey?: string;
+	/** X-Access-Token the identity host accepts. Default 'sim-access-token'. */
+	accessToken?: string;
+	/** Base host port; 0 picks a free one. Always bound to 127.0.0.1. */
+	port?: number;
+	/** Identity host port; 0 picks a free one. */
+	identityPort?: number;
+	/** Task lifecycle: time a new task spends queued. Default 50. */
+	queuedMs?: number;
+	/** Task lifecycle: time in running before the terminal state. Default 100. */
+	runningMs?: number;
+	/** Fixed extra latency added before every response. Default 0. */
+	latencyMs?: number;
+	/** Host name used in result URLs. Default '127.0.0.1'. */
+	publicHost?: string;
+}
+
+export type ResolvedOptions = Required<SimulatorOptions>;
+
+export type HostName = 'base' | 'identity';
+
+export interface RecordedRequest {
+	host: HostName;
+	method: string;
+	path: string;
+	query: Record<string, string>;
+	/** Lower-case header names. */
+	headers: Record<string, string>;
+	/** Parsed JSON, the raw string when the body is not JSON, undefined when empty. */
+	body: unknown;
+	at: number;
+}
+
+export type Fault = {
+	method?: string;
+	/** A string matches as a path prefix; a RegExp is tested against the path. */
+	path?: string | RegExp;
+	/** How many matching requests this fault answers. Default 1. */
+	times?: number;
+} & (
+	| { kind: 'status'; status: number; headers?: Record<string, string>; body?: unknown }
+	| { kind: 'malformed-json' }
+	| { kind: 'delay'; ms: number }
+	| { kind: 'drop' }
+	/** Cannot happen on a listening port: injectFault throws; use closedPortUrl() instead. */
+	| { kind: 'refuse' }
+);
+
+export interface CallbackRecord {
+	url: string;
+	body: unknown;
+	/** HTTP status the receiver answered with, once known. */
+	status?: number;
+	at: number;
+	/** Why delivery failed (receiver down, timeout), once known. */
+	error?: string;
+}
+
+export interface Simulator {
+	baseUrl: string;
+	identityUrl: string;
+	apiKey: string;
+	accessToken: string;
+	/** The request log; the simulator's own /files and /__control routes are left out. */
+	requests: RecordedRequest[];
+	/** Method is case-insensitive ('*' for any); a string path matches as a prefix. */
+	requestsTo(method: string, path: string | RegExp): RecordedRequest[];
+	/** Faults are matched in order and consumed per use. */
+	injectFault(fault: Fault): void;
+	/** Timestamps of every GET on that task (any of its ids), faulted ones included. */
+	pollLog(taskId: string): number[];
+	callbacks: CallbackRecord[];
+	/** Ports cannot change after start; everything else applies to later requests and tasks. */
+	setOptions(partial: Partial<SimulatorOptions>): void;
+	/** Clears the request log, callbacks, faults, tasks, stored responses and pending timers. */
+	reset(): void;
+	close(): Promise<void>;
+}

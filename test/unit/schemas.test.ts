@@ -1,0 +1,71 @@
+import { NodeOperationError } from 'n8n-workflow';
+import type { INode } from 'n8n-workflow';
+
+import { chatCompletionRequestSchema } from '../../nodes/shared/schemas/chatCompletion';
+import { fieldPath, validateRequest } from '../../nodes/shared/schemas/validate';
+
+const node: INode = { id: '1', name: 'Chat', type: 'x', typeVersion: 1, position: [0, 0], parameters: {} };
+const valid = { model: 'm', messages: [{ role: 'user', content: 'hi' }] };
+
+function problem(body: object, itemIndex = 0): string {
+	try {
+		validateRequest(chatCompletionRequestSchema, body, node, itemIndex);
+	} catch (error) {
+		expect(error).toBeInstanceOf(NodeOperationError);
+		return (error as Error).message;
+	}
+	throw new Error('expected a validation error');
+}
+
+describe('chat completion schema', () => {
+	it('accepts a minimal and a full request, keeping unknown fields', () => {
+		expect(validateRequest(chatCompletionRequestSchema, valid, node, 0)).toEqual(valid);
+		const full = {
+			...valid,
+			temperature: 2,
+			top_p: 0,
+			max_tokens: 1,
+			max_completion_tokens: 5,
+			n: 2,
+			stop: ['END'],
+			presence_penalty: -2,
+			frequency_penalty: 2,
+			tools: [{ type: 'function', function: { name: 'f' } }],
+			tool_choice: 'required',
+			parallel_tool_calls: false,
+			response_format: { type: 'json_object' },
+			user: 'u1',
+			stream: true,
+			stream_options: { include_usage: true },
+			future_field: 1,
+		};
+		expect(validateRequest(chatCompletionRequestSchema, full, node, 0)).toEqual(full);
+	});
+
+	it.each([
+		[{ temperature: 2.5 }, '"temperature": must be between 0 and 2'],
+		[{ temperature: -0.1 }, '"temperature": must be between 0 and 2'],
+		[{ top_p: 1.5 }, '"top_p": must be between 0 and 1'],
+		[{ presence_penalty: -3 }, '"presence_penalty": must be between -2 and 2'],
+		[{ frequency_penalty: 2.1 }, '"frequency_penalty": must be between -2 and 2'],
+		[{ max_tokens: 0 }, '"max_tokens": must be at least 1'],
+		[{ max_completion_tokens: 0 }, '"max_completion_tokens": must be at least 1'],
+		[{ n: 1.5 }, '"n": must be a whole number'],
+		[{ tool_choice: 'sometimes' }, '"tool_choice": must be "none", "auto", "required" or a tool object'],
+		[{ messages: [] }, '"messages": must contain at least 1 message'],
+		[{ model: '  ' }, '"model": model is required'],
+		[{ messages: [{ role: 'tool', content: 'x' }] }, '"messages[0].tool_call_id": is required when role is "tool"'],
+		[{ messages: [{ role: 'user', content: 'x', tool_calls: [] }] }, '"messages[0].tool_calls": is only allowed on assistant messages'],
+	])('rejects %j', (change, expected) => {
+		expect(problem({ ...valid, ...change }, 3)).toContain(`Item 3: ${expected}`);
+	});
+
+	it('counts further problems', () => {
+		expect(problem({ ...valid, temperature: 9, top_p: 9, n: 0 })).toMatch(/\(and 2 more problems\)$/);
+	});
+
+	it('formats nested field paths', () => {
+		expect(fieldPath(['messages', 0, 'role'])).toBe('messages[0].role');
+		expect(fieldPath([])).toBe('');
+	});
+});
