@@ -7,10 +7,12 @@ cd "$(dirname "$0")/.."
 phase() { printf '\n==== %s\n' "$*"; }
 started=$SECONDS
 
-# Install (again) only when package-lock.json is newer than what node_modules holds.
+# Install (again) only when package-lock.json is newer than what node_modules holds. `npm install`
+# rather than `npm ci`: npm 11 rejects this lock in `ci` ("Missing: @unrs/resolver-binding-…")
+# because it leaves other platforms' optional bindings out of it; `install` follows the lock.
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-	phase "npm ci"
-	npm ci --no-audit --no-fund
+	phase "npm install (from package-lock.json)"
+	npm install --no-audit --no-fund
 fi
 
 phase "build"
