@@ -312,4 +312,21 @@ describe('Model Gateway Asset Review through the real engine', () => {
 			['The asset review failed: review service failed', { item: 1 }],
 		]);
 	});
+
+	it("reports the review service's own error code inside HTTP 200 with its message", async () => {
+		gateway.simulator.injectFault({ kind: 'status', path: REVIEW_PATH, status: 200, body: { code: 429, message: 'too many review requests' } });
+		const result = await runNode(reviewNode(listOf('https://cdn.example/a.png')), { credentials: gateway.credentials() });
+		const error = result.error(NODE);
+		expect(error?.name).toBe('NodeApiError');
+		expect(error?.message).toBe('too many review requests');
+		expect(reviewRequests()).toHaveLength(1);
+	});
+
+	it('never repeats a review request the gateway may have received (it could be billed twice)', async () => {
+		gateway.simulator.injectFault({ kind: 'status', path: REVIEW_PATH, status: 503, times: 3, body: { code: 503, message: 'review busy' } });
+		const result = await runNode(reviewNode(listOf('https://cdn.example/a.png')), { credentials: gateway.credentials() });
+		expect(result.error(NODE)?.message).toBe('review busy');
+		expect(result.error(NODE)).toMatchObject({ httpCode: '503' });
+		expect(reviewRequests()).toHaveLength(1);
+	});
 });
