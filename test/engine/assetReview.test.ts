@@ -1,3 +1,6 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
 import type { IDataObject } from 'n8n-workflow';
 
 import { runNode } from './harness';
@@ -15,6 +18,29 @@ const reviewNode = (parameters: IDataObject, continueOnFail = false) => ({
 });
 
 const listOf = (...urls: string[]) => ({ urlSource: 'list', assetUrls: { values: urls.map((url) => ({ url })) } });
+
+/** A local HTTP endpoint standing in for the callback trigger; resolves with the first body posted. */
+async function startCallbackReceiver(): Promise<{ url: string; firstBody: Promise<unknown>; close: () => Promise<void> }> {
+	let resolveBody: (body: unknown) => void = () => undefined;
+	const firstBody = new Promise<unknown>((resolve) => {
+		resolveBody = resolve;
+	});
+	const server = createServer((request, response) => {
+		const chunks: Buffer[] = [];
+		request.on('data', (chunk: Buffer) => chunks.push(chunk));
+		request.on('end', () => {
+			response.end('ok');
+			resolveBody(JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown);
+		});
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address() as AddressInfo;
+	return {
+		url: `http://127.0.0.1:${port}`,
+		firstBody,
+		close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+	};
+}
 
 const reviewRequests = () => gateway.simulator.requestsTo('POST', REVIEW_PATH);
 
@@ -89,17 +115,32 @@ describe('Model Gateway Asset Review through the real engine', () => {
 		expect(result.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 0 }]);
 	});
 
-	it('reports an accepted but unfinished review (202) as a success with the way the result arrives', async () => {
-		const callbackUrl = 'https://n8n.example.com/webhook/asset-review';
-		const result = await runNode(
-			reviewNode({ ...listOf('https://cdn.example/async-1.png'), options: { callbackUrl } }),
-			{ credentials: gateway.credentials() },
-		);
-		expect(result.error(NODE)).toBeUndefined();
-		expect(reviewRequests()[0].body).toEqual({ images: ['https://cdn.example/async-1.png'], asset_type: 'Image', callback_url: callbackUrl });
-		expect(result.items[0].json).toMatchObject({ finished: false, status: 'processing', code: 202, passedCount: 0, rejectedCount: 0, hasErrors: false });
-		expect(result.items[0].json.nextStep).toContain(callbackUrl);
-		expect(result.items[0].json.nextStep).toContain('Task Callback Trigger');
+	it('reports an accepted but unfinished review (202) as a success; the final result then reaches the callback URL', async () => {
+		const receiver = await startCallbackReceiver();
+		try {
+			const callbackUrl = `${receiver.url}/webhook/asset-review`;
+			const result = await runNode(
+				reviewNode({ ...listOf('https://cdn.example/async-1.png', 'https://cdn.example/async-reject.png'), options: { callbackUrl } }),
+				{ credentials: gateway.credentials() },
+			);
+			expect(result.error(NODE)).toBeUndefined();
+			expect(reviewRequests()[0].body).toEqual({
+				images: ['https://cdn.example/async-1.png', 'https://cdn.example/async-reject.png'],
+				asset_type: 'Image',
+				callback_url: callbackUrl,
+			});
+			const summary = result.items[0].json;
+			expect(summary).toMatchObject({ finished: false, status: 'processing', code: 202, passedCount: 0, rejectedCount: 0, hasErrors: false });
+			expect(summary.nextStep).toContain(callbackUrl);
+			expect(summary.nextStep).toContain('Task Callback Trigger');
+
+			// What the hint promises: the finished review for the same task arrives by callback.
+			const delivered = (await receiver.firstBody) as IDataObject;
+			expect(delivered).toMatchObject({ code: 200, status: 'completed', task_id: summary.task_id });
+			expect(((delivered.result as IDataObject).items as IDataObject[]).map((item) => item.error_code)).toEqual(['', 'CONTENT_VIOLATION']);
+		} finally {
+			await receiver.close();
+		}
 	});
 
 	it('treats a video review as unfinished and, per asset, as pending; without a callback URL it says how to get the result', async () => {
