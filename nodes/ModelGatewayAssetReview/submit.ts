@@ -93,7 +93,18 @@ export async function submitReview(
 	} catch (error) {
 		throw explainAuthFailure(error);
 	}
-	const result = assetReviewResultSchema.parse(body ?? {});
+	const parsed = assetReviewResultSchema.safeParse(body);
+	if (!parsed.success) {
+		const message = 'The identity host answered with something that is not an asset review result';
+		const error = new NodeApiError(context.getNode(), { message } as JsonObject, {
+			message,
+			description: `Received: ${JSON.stringify(body ?? null).slice(0, 200)}. The review may still have been submitted; it was not sent again.`,
+			itemIndex,
+		});
+		error.message = message;
+		throw error;
+	}
+	const result = parsed.data;
 	const errorMessage = result.error_message?.trim();
 	if ((result.status ?? '').toLowerCase() === 'failed' || errorMessage) {
 		const reason = errorMessage || result.message?.trim() || `status ${result.status ?? 'failed'}`;

@@ -370,4 +370,11 @@ describe('Model Gateway Asset Review through the real engine', () => {
 		expect(result.error(NODE)).toMatchObject({ httpCode: '503' });
 		expect(reviewRequests()).toHaveLength(1);
 	});
+
+	it('reports an answer that is not a review result instead of inventing one', async () => {
+		gateway.simulator.injectFault({ kind: 'status', path: REVIEW_PATH, status: 200, body: [1, 2] });
+		const result = await runNode(reviewNode(listOf('https://cdn.example/a.png')), { credentials: gateway.credentials() });
+		expect(result.error(NODE)?.message).toBe('The identity host answered with something that is not an asset review result');
+		expect(result.error(NODE)?.description).toContain('Received: [1,2]');
+	});
 });
