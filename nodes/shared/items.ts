@@ -28,7 +28,8 @@ function clampConcurrency(value: unknown): number {
 	return Math.min(number, MAX_CONCURRENCY);
 }
 
-function errorItem(error: unknown, itemIndex: number): INodeExecutionData {
+/** The output item that stands for a failed input item under "Continue On Fail". */
+export function errorItem(error: unknown, itemIndex: number): INodeExecutionData {
 	const record = error as { message?: unknown; description?: unknown; httpCode?: unknown };
 	return {
 		json: {
@@ -80,7 +81,8 @@ export async function processItems(
 	return results.flat();
 }
 
-function asNodeError(context: IExecuteFunctions, error: unknown, itemIndex: number): Error {
+/** An error as the node should throw it: n8n errors as they are, anything else wrapped. */
+export function asNodeError(context: IExecuteFunctions, error: unknown, itemIndex: number): Error {
 	if (error instanceof Error && 'node' in error) return error;
 	return new NodeOperationError(context.getNode(), error instanceof Error ? error : String(error), {
 		itemIndex,

@@ -1,0 +1,43 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+
+import { processItems } from '../shared/items';
+import type { AssetUrlField } from '../shared/schemas/assetReview';
+import { assetJsonList, reviewSummaryJson } from './output';
+import type { UrlSource } from './properties';
+import { buildReviewRequest, readReviewFields, submitReview } from './submit';
+import { chooseUrlField, toUrlList } from './urls';
+
+/** "URL List" and "Expression or Text": one review request per input item. */
+
+function readAssetUrls(context: IExecuteFunctions, source: UrlSource, itemIndex: number): unknown[] {
+	if (source === 'expression') return toUrlList(context.getNodeParameter('urls', itemIndex, ''));
+	const rows = context.getNodeParameter('assetUrls.values', itemIndex, []) as Array<{ url?: unknown }>;
+	return toUrlList(rows.map((row) => row.url));
+}
+
+export async function reviewPerItem(context: IExecuteFunctions, source: UrlSource): Promise<INodeExecutionData[]> {
+	const concurrency = context.getNodeParameter('options.concurrency', 0, 1) as number;
+	const splitByAsset = context.getNodeParameter('splitByAsset', 0, false) as boolean;
+	return await processItems(
+		context,
+		async (itemIndex) => {
+			const options = context.getNodeParameter('options', itemIndex, {}) as IDataObject;
+			const choice = chooseUrlField(
+				readAssetUrls(context, source, itemIndex),
+				toUrlList(options.legacyAssetUrls),
+				(options.sendAs as AssetUrlField | undefined) ?? 'images',
+			);
+			const request = buildReviewRequest(context, choice.field, choice.urls, readReviewFields(context, itemIndex), itemIndex);
+			const review = await submitReview(context, request, itemIndex);
+			const extra = { sentAs: review.field, ...(choice.notice ? { notice: choice.notice } : {}) };
+			if (!splitByAsset) {
+				return { json: reviewSummaryJson(review, choice.notice), pairedItem: { item: itemIndex } };
+			}
+			return assetJsonList(review).map((asset) => ({
+				json: { ...asset.json, ...extra },
+				pairedItem: { item: itemIndex },
+			}));
+		},
+		{ concurrency },
+	);
+}

@@ -1,0 +1,140 @@
+import type { IDataObject, IExecuteFunctions, JsonObject } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+
+import type { AssetReviewRequest, AssetReviewResult, AssetUrlField } from '../shared/schemas/assetReview';
+import {
+	ASSET_REVIEW_PATH,
+	assetReviewRequestSchema,
+	assetReviewResultSchema,
+} from '../shared/schemas/assetReview';
+import { validateRequest } from '../shared/schemas/validate';
+import { gatewayRequest } from '../shared/transport';
+
+/** The request fields besides the URLs, as read from the node's parameters. */
+export interface ReviewFields {
+	assetType: unknown;
+	callbackUrl?: unknown;
+	groupId?: unknown;
+	groupSource?: unknown;
+}
+
+export interface SubmittedReview {
+	request: AssetReviewRequest;
+	field: AssetUrlField;
+	urls: string[];
+	result: AssetReviewResult;
+	/** False for code 202: accepted, the final result comes later. */
+	finished: boolean;
+}
+
+const isGiven = (value: unknown) => value !== undefined && value !== null && value !== '';
+
+/** Reads the review fields of one item; blank optional fields are left out of the request. */
+export function readReviewFields(context: IExecuteFunctions, itemIndex: number): ReviewFields {
+	const options = context.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	return {
+		assetType: context.getNodeParameter('assetType', itemIndex, 'Image'),
+		callbackUrl: options.callbackUrl,
+		groupId: options.groupId,
+		groupSource: options.groupSource,
+	};
+}
+
+/** Builds and validates the body: exactly one URL field, nothing blank. Throws before sending. */
+export function buildReviewRequest(
+	context: IExecuteFunctions,
+	field: AssetUrlField,
+	urls: unknown[],
+	fields: ReviewFields,
+	itemIndex: number,
+): AssetReviewRequest {
+	return validateRequest(
+		assetReviewRequestSchema,
+		{
+			[field]: urls,
+			asset_type: isGiven(fields.assetType) ? fields.assetType : 'Image',
+			...(isGiven(fields.callbackUrl) ? { callback_url: fields.callbackUrl } : {}),
+			...(isGiven(fields.groupId) ? { group_id: fields.groupId } : {}),
+			...(isGiven(fields.groupSource) ? { group_source: fields.groupSource } : {}),
+		},
+		context.getNode(),
+		itemIndex,
+	);
+}
+
+function isUnfinished(result: AssetReviewResult): boolean {
+	return Number(result.code) === 202 || (result.status ?? '').toLowerCase() === 'processing';
+}
+
+function reviewIds(result: AssetReviewResult): string {
+	return [`task_id ${result.task_id ?? '-'}`, `track_id ${result.track_id ?? '-'}`].join(', ');
+}
+
+/**
+ * Sends one review request. Returns the result for code 200 and 202; a wrong token, a
+ * `failed` status or a top-level `error_message` become a NodeApiError.
+ */
+export async function submitReview(
+	context: IExecuteFunctions,
+	request: AssetReviewRequest,
+	itemIndex: number,
+): Promise<SubmittedReview> {
+	let body: unknown;
+	try {
+		({ body } = await gatewayRequest<unknown>(context, {
+			method: 'POST',
+			path: ASSET_REVIEW_PATH,
+			kind: 'create',
+			host: 'identity',
+			envelope: 'assetReview',
+			body: request,
+			itemIndex,
+		}));
+	} catch (error) {
+		throw explainAuthFailure(error);
+	}
+	const parsed = assetReviewResultSchema.safeParse(body);
+	if (!parsed.success) {
+		const message = 'The identity host answered with something that is not an asset review result';
+		const error = new NodeApiError(context.getNode(), { message } as JsonObject, {
+			message,
+			description: `Received: ${JSON.stringify(body ?? null).slice(0, 200)}. The review may still have been submitted; it was not sent again.`,
+			itemIndex,
+		});
+		error.message = message;
+		throw error;
+	}
+	const result = parsed.data;
+	const errorMessage = result.error_message?.trim();
+	if ((result.status ?? '').toLowerCase() === 'failed' || errorMessage) {
+		const reason = errorMessage || result.message?.trim() || `status ${result.status ?? 'failed'}`;
+		const error = new NodeApiError(context.getNode(), result as JsonObject, {
+			message: `The asset review failed: ${reason}`,
+			description: `The identity host answered code ${String(result.code ?? '-')} with status "${result.status ?? '-'}" (${reviewIds(result)}). No asset of this request was reviewed.`,
+			itemIndex,
+		});
+		error.message = `The asset review failed: ${reason}`;
+		throw error;
+	}
+	const field: AssetUrlField = request.asset_url_list ? 'asset_url_list' : 'images';
+	return {
+		request,
+		field,
+		urls: request[field] ?? [],
+		result,
+		finished: !isUnfinished(result),
+	};
+}
+
+/** A 401/403 from the identity host means the credential, not the request, is wrong. */
+function explainAuthFailure(error: unknown): unknown {
+	if (!(error instanceof NodeApiError) || !['401', '403'].includes(String(error.httpCode))) return error;
+	const said = error.message;
+	error.message =
+		error.httpCode === '401'
+			? `The identity host rejected the access token (HTTP 401: ${said})`
+			: `The access token is not allowed to submit asset reviews (HTTP 403: ${said})`;
+	error.description =
+		'Check the Access Token (and Identity URL) in the "Model Gateway Asset Review API" credential. It is assigned by an administrator and sent as the X-Access-Token header. Nothing was reviewed.';
+	return error;
+}
