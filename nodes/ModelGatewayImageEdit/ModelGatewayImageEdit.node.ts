@@ -9,7 +9,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { processItems } from '../shared/items';
 import { GATEWAY_CREDENTIAL, gatewayRequest } from '../shared/transport';
-import { imageEditProperties } from './properties';
+import { DEFAULT_TIMEOUT_SECONDS, imageEditProperties } from './properties';
 import { buildImageEditRequest } from './request';
 import type { ImageEditResponse, OutputContent, OutputLayout } from './results';
 import { imageEditOutput } from './results';
@@ -46,6 +46,7 @@ export class ModelGatewayImageEdit implements INodeType {
 					body: request,
 					traceId: options.traceId as string | undefined,
 					itemIndex,
+					timeoutMs: Number(options.timeout ?? DEFAULT_TIMEOUT_SECONDS) * 1000,
 				});
 				return await imageEditOutput(this, itemIndex, response.body, response.traceId, {
 					content: (options.outputContent as OutputContent | undefined) ?? 'both',

@@ -3,6 +3,9 @@ import type { INodeProperties } from 'n8n-workflow';
 import { concurrencyOption } from '../shared/items';
 import { IMAGE_EDIT_SIZES } from '../shared/schemas/imageEdit';
 
+/** Image edits (4K, several images, thinking mode) take far longer than a chat answer. */
+export const DEFAULT_TIMEOUT_SECONDS = 300;
+
 /** The node's UI. Request fields keep the spec's names in descriptions so users can match docs. */
 
 export const imageEditProperties: INodeProperties[] = [
@@ -183,6 +186,15 @@ export const imageEditProperties: INodeProperties[] = [
 				type: 'boolean',
 				default: false,
 				description: 'Whether the model reasons about the instruction before editing (thinking_mode)',
+			},
+			{
+				displayName: 'Timeout (Seconds)',
+				name: 'timeout',
+				type: 'number',
+				typeOptions: { minValue: 1, numberPrecision: 0 },
+				default: DEFAULT_TIMEOUT_SECONDS,
+				description:
+					'How long to wait for the gateway to finish the edit. Large sizes, several images and thinking mode take longer. A timed-out edit is not sent again, as it may still be billed.',
 			},
 			{
 				displayName: 'Trace ID',

@@ -283,6 +283,20 @@ describe('Image Edit output modes', () => {
 		expect((await binaryBytes(item, 'data')).equals(JPEG_BYTES)).toBe(true);
 		expect(item.json).toMatchObject({ url: null, revised_prompt: 'purple sky', provider_metadata: null, quality: null });
 	});
+
+	it('outputs one item with an empty image list when the gateway returns no image', async () => {
+		gateway.simulator.injectFault({
+			method: 'POST',
+			path: EDITS,
+			kind: 'status',
+			status: 200,
+			body: { created: 1700000000, model: 'image-edit-1', data: [], metadata: { output: { choices: [], finished: true }, usage: { image_count: 0 }, request_id: 'req-1' } },
+		});
+		const result = await runNode(editNode(urlImage('https://example.com/photo.png')), { credentials: gateway.credentials() });
+		expect(result.items).toHaveLength(1);
+		expect(result.items[0].json).toMatchObject({ images: [], provider_metadata: { image_count: 0, request_id: 'req-1', finish_reasons: [] } });
+		expect(result.items[0].binary).toBeUndefined();
+	});
 });
 
 describe('Image Edit failures', () => {
@@ -320,6 +334,15 @@ describe('Image Edit failures', () => {
 		const error = result.error('Node Under Test');
 		expect(error?.name).toBe('NodeApiError');
 		expect(`${error?.message} ${error?.description ?? ''}`).toContain('model image-edit-1 is not enabled');
+	});
+
+	it('gives up after the chosen timeout and does not send the edit again', async () => {
+		gateway.simulator.injectFault({ method: 'POST', path: EDITS, kind: 'delay', ms: 1500 });
+		const result = await runNode(editNode({ ...urlImage('https://example.com/photo.png'), options: { timeout: 1 } }), {
+			credentials: gateway.credentials(),
+		});
+		expect(result.error('Node Under Test')?.message).toBe('The gateway did not answer POST /v1/images/edits within 1 s');
+		expect(gateway.simulator.requestsTo('POST', EDITS)).toHaveLength(1);
 	});
 
 	const withImage = urlImage('https://example.com/photo.png');
