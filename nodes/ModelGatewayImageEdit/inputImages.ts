@@ -34,11 +34,11 @@ export async function resolveInputImages(
 ): Promise<string[]> {
 	const images: string[] = [];
 	for (const entry of entries) {
-		const source = entry.source ?? 'url';
+		const source = entry.source ?? 'binary'; // the UI's default
 		if (source === 'url') images.push((entry.url ?? '').trim());
 		// Base64 is often pasted wrapped over several lines; line breaks are not data.
 		else if (source === 'base64') images.push((entry.base64 ?? '').replace(/\s+/g, ''));
-		else images.push(...(await readBinaryImages(context, itemIndex, entry.binaryProperties ?? '', encoding)));
+		else images.push(...(await readBinaryImages(context, itemIndex, entry.binaryProperties ?? 'data', encoding)));
 	}
 	return images;
 }
