@@ -6,10 +6,16 @@ import { mimeTypeForOutputFormat, sniffImageMimeType } from './imageFormat';
 
 /** The gateway's answer (spec: "Image edit result") turned into output items. */
 
+interface ResultImage {
+	url?: string;
+	b64_json?: string;
+	revised_prompt?: string;
+}
+
 export interface ImageEditResponse {
 	created?: number;
 	model?: string;
-	data?: Array<{ url?: string; b64_json?: string; revised_prompt?: string }>;
+	data?: Array<ResultImage | null>;
 	background?: string;
 	output_format?: string;
 	quality?: string;
@@ -47,10 +53,11 @@ export async function imageEditOutput(
 
 	const results: Array<{ json: IDataObject; binary?: IBinaryData }> = [];
 	// One at a time: a failing download names its image, and n is small.
-	for (const [index, image] of images.entries()) {
+	for (const [index, entry] of images.entries()) {
+		const image = entry ?? {}; // a null entry is reported below as an image without data
 		const json: IDataObject = { image_index: index, revised_prompt: image.revised_prompt ?? null };
 		if (settings.content !== 'binary') json.url = image.url ?? null;
-		results.push({ json, binary: await resultBinary(context, itemIndex, response, index, settings.content) });
+		results.push({ json, binary: await resultBinary(context, itemIndex, response, index, image, settings.content) });
 	}
 
 	if (settings.layout === 'oneItem') {
@@ -111,11 +118,10 @@ async function resultBinary(
 	itemIndex: number,
 	response: ImageEditResponse,
 	index: number,
+	image: ResultImage,
 	content: OutputContent,
 ): Promise<IBinaryData | undefined> {
-	const images = response.data ?? [];
-	const image = images[index];
-	const what = `result image ${index + 1} of ${images.length}`;
+	const what = `result image ${index + 1} of ${response.data?.length ?? 0}`;
 	const fileNameBase = `edited-image-${index + 1}`;
 	const formatMimeType = mimeTypeForOutputFormat(response.output_format);
 	if (image.url) {

@@ -284,6 +284,26 @@ describe('Image Edit output modes', () => {
 		expect(item.json).toMatchObject({ url: null, revised_prompt: 'purple sky', provider_metadata: null, quality: null });
 	});
 
+	it('URLs only still attaches an image that came back only as base64, as there is no URL to give', async () => {
+		failEveryDownload();
+		gateway.simulator.injectFault({
+			method: 'POST',
+			path: EDITS,
+			kind: 'status',
+			status: 200,
+			body: { data: [{ url: 'http://127.0.0.1:1/never-fetched.png' }, { b64_json: PNG_BYTES.toString('base64') }] },
+		});
+		const result = await runNode(
+			editNode({ ...urlImage('https://example.com/photo.png'), options: { outputContent: 'url' } }),
+			{ credentials: gateway.credentials() },
+		);
+		expect(result.error('Node Under Test')).toBeUndefined();
+		expect(result.items.map((item) => [item.json.url, item.binary?.data?.fileName ?? null])).toEqual([
+			['http://127.0.0.1:1/never-fetched.png', null],
+			[null, 'edited-image-2.png'],
+		]);
+	});
+
 	it('outputs one item with an empty image list when the gateway returns no image', async () => {
 		gateway.simulator.injectFault({
 			method: 'POST',
