@@ -13,6 +13,9 @@ const editNode = (parameters: object) => ({
 	parameters: { model: 'image-edit-1', prompt: 'Make the sky purple', ...parameters },
 });
 const urlImage = (url: string) => ({ images: { values: [{ source: 'url', url }] } });
+/** The next edit is answered with this body (HTTP 200), for answers the simulator never gives. */
+const answerEditWith = (body: object) =>
+	gateway.simulator.injectFault({ method: 'POST', path: EDITS, kind: 'status', status: 200, body });
 
 describe('Model Gateway Image Edit through the real engine', () => {
 	it('edits an image given by URL and outputs the result as binary with the JSON fields alongside', async () => {
@@ -264,18 +267,12 @@ describe('Image Edit output modes', () => {
 
 	it('decodes b64_json when the gateway sends no URL, with the MIME type from the bytes', async () => {
 		failEveryDownload();
-		gateway.simulator.injectFault({
-			method: 'POST',
-			path: EDITS,
-			kind: 'status',
-			status: 200,
-			body: {
+		answerEditWith({
 				created: 1700000000,
 				model: 'image-edit-1',
 				data: [{ b64_json: JPEG_BYTES.toString('base64'), revised_prompt: 'purple sky' }],
 				output_format: 'png', // the bytes win over a mismatching label
-			},
-		});
+			});
 		const result = await runNode(editNode(urlImage('https://example.com/photo.png')), { credentials: gateway.credentials() });
 		expect(result.error('Node Under Test')).toBeUndefined();
 		const [item] = result.items;
@@ -286,13 +283,7 @@ describe('Image Edit output modes', () => {
 
 	it('URLs only still attaches an image that came back only as base64, as there is no URL to give', async () => {
 		failEveryDownload();
-		gateway.simulator.injectFault({
-			method: 'POST',
-			path: EDITS,
-			kind: 'status',
-			status: 200,
-			body: { data: [{ url: 'http://127.0.0.1:1/never-fetched.png' }, { b64_json: PNG_BYTES.toString('base64') }] },
-		});
+		answerEditWith({ data: [{ url: 'http://127.0.0.1:1/never-fetched.png' }, { b64_json: PNG_BYTES.toString('base64') }] });
 		const result = await runNode(
 			editNode({ ...urlImage('https://example.com/photo.png'), options: { outputContent: 'url' } }),
 			{ credentials: gateway.credentials() },
@@ -305,13 +296,7 @@ describe('Image Edit output modes', () => {
 	});
 
 	it('outputs one item with an empty image list when the gateway returns no image', async () => {
-		gateway.simulator.injectFault({
-			method: 'POST',
-			path: EDITS,
-			kind: 'status',
-			status: 200,
-			body: { created: 1700000000, model: 'image-edit-1', data: [], metadata: { output: { choices: [], finished: true }, usage: { image_count: 0 }, request_id: 'req-1' } },
-		});
+		answerEditWith({ created: 1700000000, model: 'image-edit-1', data: [], metadata: { output: { choices: [], finished: true }, usage: { image_count: 0 }, request_id: 'req-1' } });
 		const result = await runNode(editNode(urlImage('https://example.com/photo.png')), { credentials: gateway.credentials() });
 		expect(result.items).toHaveLength(1);
 		expect(result.items[0].json).toMatchObject({ images: [], provider_metadata: { image_count: 0, request_id: 'req-1', finish_reasons: [] } });
