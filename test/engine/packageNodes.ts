@@ -2,9 +2,11 @@ import type { INodeType } from 'n8n-workflow';
 
 import { ModelGatewayAssetReview } from '../../nodes/ModelGatewayAssetReview/ModelGatewayAssetReview.node';
 import { ModelGatewayChat } from '../../nodes/ModelGatewayChat/ModelGatewayChat.node';
+import { ModelGatewayImageEdit } from '../../nodes/ModelGatewayImageEdit/ModelGatewayImageEdit.node';
 
 /** Every node the package ships, as the engine tests load them. Add new nodes here. */
 export const packageNodeTypes: Record<string, INodeType> = {
 	modelGatewayChat: new ModelGatewayChat(),
 	modelGatewayAssetReview: new ModelGatewayAssetReview(),
+	modelGatewayImageEdit: new ModelGatewayImageEdit(),
 };

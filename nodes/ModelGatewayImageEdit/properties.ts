@@ -1,0 +1,216 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { concurrencyOption } from '../shared/items';
+import { IMAGE_EDIT_SIZES } from '../shared/schemas/imageEdit';
+
+/** Image edits (4K, several images, thinking mode) take far longer than a chat answer. */
+export const DEFAULT_TIMEOUT_SECONDS = 300;
+
+/** The node's UI. Request fields keep the spec's names in descriptions so users can match docs. */
+
+export const imageEditProperties: INodeProperties[] = [
+	{
+		displayName: 'Model',
+		name: 'model',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. qwen-image-edit',
+		description: 'An image-editing model name enabled for your account in the gateway console',
+	},
+	{
+		displayName: 'Prompt',
+		name: 'prompt',
+		type: 'string',
+		typeOptions: { rows: 3 },
+		default: '',
+		required: true,
+		placeholder: 'e.g. Replace the sky with a sunset',
+		description: 'The edit instruction',
+	},
+	{
+		displayName: 'Images',
+		name: 'images',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true, sortable: true },
+		default: { values: [{ source: 'binary', binaryProperties: 'data' }] },
+		placeholder: 'Add Image',
+		description: 'The input images, sent to the gateway in this order. At least one is required.',
+		options: [
+			{
+				displayName: 'Image',
+				name: 'values',
+				values: [
+					{
+						displayName: 'Source',
+						name: 'source',
+						type: 'options',
+						options: [
+							{
+								name: 'Binary File(s)',
+								value: 'binary',
+								description: 'Binary properties of the input item, sent as base64',
+							},
+							{ name: 'URL', value: 'url', description: 'A public http(s) address of the image' },
+							{
+								name: 'Base64',
+								value: 'base64',
+								description: 'Base64 image data, raw or as a data:image/...;base64, URI',
+							},
+						],
+						default: 'binary',
+					},
+					{
+						displayName: 'Input Binary Fields',
+						name: 'binaryProperties',
+						type: 'string',
+						default: 'data',
+						placeholder: 'e.g. data, data_1',
+						hint: 'One or more binary property names, separated by commas',
+						description: 'The binary properties of the input item that hold the images',
+						displayOptions: { show: { source: ['binary'] } },
+					},
+					{
+						displayName: 'Image URL',
+						name: 'url',
+						type: 'string',
+						default: '',
+						placeholder: 'https://example.com/photo.png',
+						displayOptions: { show: { source: ['url'] } },
+					},
+					{
+						displayName: 'Base64 Data',
+						name: 'base64',
+						type: 'string',
+						typeOptions: { rows: 2 },
+						default: '',
+						placeholder: 'data:image/png;base64,iVBORw0KGgo...',
+						displayOptions: { show: { source: ['base64'] } },
+					},
+				],
+			},
+		],
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'Binary Input Encoding',
+				name: 'binaryEncoding',
+				type: 'options',
+				options: [
+					{
+						name: 'Data URI',
+						value: 'dataUri',
+						description: 'A URI like data:image/png;base64,iVBOR..., which tells the gateway the file type',
+					},
+					{ name: 'Raw Base64', value: 'base64', description: 'Only the base64 characters' },
+				],
+				default: 'dataUri',
+				description: 'How binary input images are encoded in the request',
+			},
+			{
+				displayName: 'Bounding Boxes',
+				name: 'bboxList',
+				type: 'json',
+				default: '[]',
+				description:
+					'Regions for local interactive editing (bbox_list), as a JSON list. Its item format depends on the model; an empty list is not sent.',
+			},
+			concurrencyOption,
+			{
+				displayName: 'Number of Images',
+				name: 'n',
+				type: 'number',
+				typeOptions: { minValue: 1, numberPrecision: 0 },
+				default: 1,
+				description: 'How many edited images to generate (n, at least 1)',
+			},
+			{
+				displayName: 'Output Content',
+				name: 'outputContent',
+				type: 'options',
+				options: [
+					{
+						name: 'Binary and URLs',
+						value: 'both',
+						description: 'Attach each image as binary data and keep its URL in the JSON',
+					},
+					{ name: 'Binary Only', value: 'binary', description: 'Attach each image as binary data' },
+					{
+						name: 'URLs Only',
+						value: 'url',
+						description: 'Output the result URLs without downloading them (they expire after a few hours)',
+					},
+				],
+				default: 'both',
+			},
+			{
+				displayName: 'Output Layout',
+				name: 'outputLayout',
+				type: 'options',
+				options: [
+					{ name: 'One Item per Image', value: 'itemPerImage' },
+					{
+						name: 'One Item with All Images',
+						value: 'oneItem',
+						description: 'Binary properties data, data_1, data_2 and so on, on a single item',
+					},
+				],
+				default: 'itemPerImage',
+				description: 'How several result images are laid out in the output',
+			},
+			{
+				displayName: 'Put Output in Field',
+				name: 'binaryPropertyOutput',
+				type: 'string',
+				default: 'data',
+				description:
+					'Binary property for the result image. With several images on one item, the others get _1, _2, ... appended.',
+			},
+			{
+				displayName: 'Size',
+				name: 'size',
+				type: 'options',
+				options: IMAGE_EDIT_SIZES.map((size) => ({ name: size, value: size })),
+				default: '1K',
+				description: 'Output resolution class (size)',
+			},
+			{
+				displayName: 'Thinking Mode',
+				name: 'thinkingMode',
+				type: 'boolean',
+				default: false,
+				description: 'Whether the model reasons about the instruction before editing (thinking_mode)',
+			},
+			{
+				displayName: 'Timeout (Seconds)',
+				name: 'timeout',
+				type: 'number',
+				typeOptions: { minValue: 1, numberPrecision: 0 },
+				default: DEFAULT_TIMEOUT_SECONDS,
+				description:
+					'How long to wait for the gateway to finish the edit. Large sizes, several images and thinking mode take longer. A timed-out edit is not sent again, as it may still be billed.',
+			},
+			{
+				displayName: 'Trace ID',
+				name: 'traceId',
+				type: 'string',
+				default: '',
+				description:
+					'Sent as X-Trace-ID to help support find this request. Leave empty for a new unique ID per request.',
+			},
+			{
+				displayName: 'Watermark',
+				name: 'watermark',
+				type: 'boolean',
+				default: false,
+				description: 'Whether the provider adds a watermark to the result (watermark)',
+			},
+		],
+	},
+];

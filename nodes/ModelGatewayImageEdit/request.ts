@@ -1,0 +1,34 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import type { ImageEditRequest } from '../shared/schemas/imageEdit';
+import { imageEditRequestSchema } from '../shared/schemas/imageEdit';
+import { validateRequest } from '../shared/schemas/validate';
+import type { BinaryEncoding, ImageEntry } from './inputImages';
+import { resolveInputImages } from './inputImages';
+
+/** Reads one item's parameters into a request body checked against the spec's schema. */
+export async function buildImageEditRequest(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	options: IDataObject,
+): Promise<ImageEditRequest> {
+	const entries = context.getNodeParameter('images.values', itemIndex, []) as ImageEntry[];
+	const encoding = (options.binaryEncoding as BinaryEncoding | undefined) ?? 'dataUri';
+	const body: Record<string, unknown> = {
+		model: context.getNodeParameter('model', itemIndex),
+		prompt: context.getNodeParameter('prompt', itemIndex),
+		image: await resolveInputImages(context, itemIndex, entries, encoding),
+	};
+	if (options.bboxList !== undefined && !isEmptyList(options.bboxList)) body.bbox_list = options.bboxList;
+	if (options.n !== undefined) body.n = options.n;
+	if (options.size !== undefined) body.size = options.size;
+	if (options.thinkingMode !== undefined) body.thinking_mode = options.thinkingMode;
+	if (options.watermark !== undefined) body.watermark = options.watermark;
+	return validateRequest(imageEditRequestSchema, body, context.getNode(), itemIndex);
+}
+
+/** The option's default `[]` (or a cleared field) means "no regions": the field is left out. */
+function isEmptyList(value: unknown): boolean {
+	if (Array.isArray(value)) return value.length === 0;
+	return typeof value === 'string' && /^\s*(\[\s*\])?\s*$/.test(value);
+}

@@ -1,0 +1,146 @@
+import type { IBinaryData, IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { base64ToBinary, downloadToBinary, extensionFor } from '../shared/binary';
+import { mimeTypeForOutputFormat, sniffImageMimeType } from './imageFormat';
+
+/** The gateway's answer (spec: "Image edit result") turned into output items. */
+
+interface ResultImage {
+	url?: string;
+	b64_json?: string;
+	revised_prompt?: string;
+}
+
+export interface ImageEditResponse {
+	created?: number;
+	model?: string;
+	data?: Array<ResultImage | null>;
+	background?: string;
+	output_format?: string;
+	quality?: string;
+	size?: string;
+	usage?: IDataObject;
+	metadata?: {
+		output?: { choices?: Array<{ finish_reason?: string }>; finished?: boolean };
+		usage?: { image_count?: number; size?: string };
+		request_id?: string;
+	};
+}
+
+/** `both`: binary + URL in the JSON; `binary`: binary only; `url`: URLs, nothing downloaded. */
+export type OutputContent = 'both' | 'binary' | 'url';
+export type OutputLayout = 'itemPerImage' | 'oneItem';
+
+export interface OutputSettings {
+	content: OutputContent;
+	layout: OutputLayout;
+	binaryProperty: string;
+}
+
+const DEFAULT_IMAGE_MIME_TYPE = 'image/png';
+
+export async function imageEditOutput(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	response: ImageEditResponse,
+	traceId: string | undefined,
+	settings: OutputSettings,
+): Promise<INodeExecutionData[]> {
+	const shared = sharedJson(response, traceId);
+	const images = response.data ?? [];
+	if (images.length === 0) return [{ json: { ...shared, images: [] }, pairedItem: { item: itemIndex } }];
+
+	const results: Array<{ json: IDataObject; binary?: IBinaryData }> = [];
+	// One at a time: a failing download names its image, and n is small.
+	for (const [index, entry] of images.entries()) {
+		const image = entry ?? {}; // a null entry is reported below as an image without data
+		const json: IDataObject = { image_index: index, revised_prompt: image.revised_prompt ?? null };
+		if (settings.content !== 'binary') json.url = image.url ?? null;
+		results.push({ json, binary: await resultBinary(context, itemIndex, response, index, image, settings.content) });
+	}
+
+	if (settings.layout === 'oneItem') {
+		const binary: Record<string, IBinaryData> = {};
+		const summaries = results.map((result, index) => {
+			if (!result.binary) return result.json;
+			const property = index === 0 ? settings.binaryProperty : `${settings.binaryProperty}_${index}`;
+			binary[property] = result.binary;
+			return { ...result.json, binary_property: property };
+		});
+		return [
+			{
+				json: { ...shared, images: summaries },
+				...(Object.keys(binary).length ? { binary } : {}),
+				pairedItem: { item: itemIndex },
+			},
+		];
+	}
+	return results.map((result) => ({
+		json: { ...result.json, ...shared },
+		...(result.binary ? { binary: { [settings.binaryProperty]: result.binary } } : {}),
+		pairedItem: { item: itemIndex },
+	}));
+}
+
+function sharedJson(response: ImageEditResponse, traceId: string | undefined): IDataObject {
+	const metadata = response.metadata;
+	return {
+		model: response.model ?? null,
+		created: response.created ?? null,
+		size: response.size ?? null,
+		quality: response.quality ?? null,
+		background: response.background ?? null,
+		output_format: response.output_format ?? null,
+		usage: response.usage ?? null,
+		provider_metadata: metadata
+			? {
+					finish_reasons: (metadata.output?.choices ?? []).map((choice) => choice.finish_reason ?? null),
+					finished: metadata.output?.finished ?? null,
+					image_count: metadata.usage?.image_count ?? null,
+					size: metadata.usage?.size ?? null,
+					request_id: metadata.request_id ?? null,
+				}
+			: null,
+		traceId: traceId ?? null,
+	};
+}
+
+/**
+ * The image as n8n binary data. A URL is the gateway's canonical result, so it is downloaded
+ * when present (a URL that cannot be fetched is an error naming the image, rather than a
+ * silently broken link in the output); `b64_json` is decoded when there is no URL. "URLs
+ * only" downloads nothing, but an image that came only as base64 is still attached: it would
+ * otherwise be lost.
+ */
+async function resultBinary(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	response: ImageEditResponse,
+	index: number,
+	image: ResultImage,
+	content: OutputContent,
+): Promise<IBinaryData | undefined> {
+	const what = `result image ${index + 1} of ${response.data?.length ?? 0}`;
+	const fileNameBase = `edited-image-${index + 1}`;
+	const formatMimeType = mimeTypeForOutputFormat(response.output_format);
+	if (image.url) {
+		if (content === 'url') return undefined;
+		return await downloadToBinary(context, image.url, {
+			fileNameBase,
+			what,
+			itemIndex,
+			fallbackMimeType: formatMimeType ?? DEFAULT_IMAGE_MIME_TYPE,
+		});
+	}
+	if (image.b64_json) {
+		// The first bytes tell the format; the whole image is decoded once, by base64ToBinary.
+		const header = Buffer.from(image.b64_json.slice(0, 24), 'base64');
+		const mimeType = sniffImageMimeType(header) ?? formatMimeType ?? DEFAULT_IMAGE_MIME_TYPE;
+		const extension = extensionFor(mimeType, mimeType.split('/')[1]);
+		return await base64ToBinary(context, image.b64_json, `${fileNameBase}.${extension}`, mimeType);
+	}
+	throw new NodeOperationError(context.getNode(), `The gateway returned ${what} with neither a URL nor base64 data`, {
+		itemIndex,
+	});
+}

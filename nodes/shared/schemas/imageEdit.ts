@@ -1,0 +1,65 @@
+import { z } from 'zod';
+
+import { integerAtLeast, requiredText } from './common';
+
+/** POST /v1/images/edits, as the spec's Endpoints section describes it. */
+
+export const IMAGE_EDIT_SIZES = ['1K', '2K', '4K'] as const;
+
+const HTTP_URL = /^https?:\/\/\S+$/i;
+const IMAGE_DATA_URI = /^data:image\/[\w.+-]+;base64,[A-Za-z0-9+/_-]+={0,2}$/;
+// Standard or URL-safe alphabet; a handful of characters cannot be an image.
+const RAW_BASE64 = /^[A-Za-z0-9+/_-]{8,}={0,2}$/;
+
+/** One input image: "a URL or Base64" (spec); a data URI is the Base64 form that names its format. */
+export const imageInputSchema = z
+	.string({ invalid_type_error: 'must be text (a URL or base64 image data)' })
+	.trim()
+	.refine(
+		(value) => HTTP_URL.test(value) || IMAGE_DATA_URI.test(value) || RAW_BASE64.test(value),
+		'must be an http(s) URL, a data:image/...;base64, URI or base64 image data',
+	);
+
+/**
+ * `bbox_list`: the spec types it object[] and does not show an item's shape. Providers use
+ * either objects or coordinate lists, so both are let through; scalars are rejected. A JSON
+ * text (from the UI's JSON field) is parsed first, and a parse failure is a field error.
+ */
+export const bboxListSchema = z.preprocess(
+	(value, context) => {
+		if (typeof value !== 'string') return value;
+		try {
+			return JSON.parse(value) as unknown;
+		} catch (error) {
+			context.addIssue({ code: z.ZodIssueCode.custom, message: `is not valid JSON (${(error as Error).message})` });
+			return z.NEVER;
+		}
+	},
+	z
+		.array(
+			z.union([z.record(z.string(), z.unknown()), z.array(z.unknown())], {
+				errorMap: () => ({ message: 'each region must be a JSON object or a list of coordinates' }),
+			}),
+			{ invalid_type_error: 'must be a JSON list of regions, e.g. [{"x":0,"y":0,"w":100,"h":100}]' },
+		)
+		.min(1, 'must list at least 1 region (or leave the option out)'),
+);
+
+export const imageEditRequestSchema = z.object({
+	model: requiredText('model'),
+	prompt: requiredText('prompt'),
+	image: z
+		.array(imageInputSchema, { invalid_type_error: 'must be a list of images' })
+		.min(1, 'must contain at least 1 image'),
+	bbox_list: bboxListSchema.optional(),
+	n: integerAtLeast(1).optional(),
+	size: z
+		.enum(IMAGE_EDIT_SIZES, {
+			errorMap: () => ({ message: `must be one of ${IMAGE_EDIT_SIZES.join(', ')}` }),
+		})
+		.optional(),
+	thinking_mode: z.boolean({ invalid_type_error: 'must be true or false' }).optional(),
+	watermark: z.boolean({ invalid_type_error: 'must be true or false' }).optional(),
+});
+
+export type ImageEditRequest = z.infer<typeof imageEditRequestSchema>;
