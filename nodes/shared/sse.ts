@@ -225,7 +225,8 @@ export class ChatStreamAggregator implements StreamAggregator<IDataObject> {
 					index: draft.index,
 					message: {
 						role: draft.role ?? 'assistant',
-						content: draft.hasContent ? draft.content : null,
+						// Like the non-streamed answer: no text at all is null, e.g. next to tool calls.
+						content: draft.hasContent && (draft.content !== '' || toolCalls.length === 0) ? draft.content : null,
 						...(draft.refusal !== undefined ? { refusal: draft.refusal } : {}),
 						...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
 					},
