@@ -15,9 +15,6 @@ export interface SseEvent {
 	id?: string;
 }
 
-const LINE_FEED = 10;
-const CARRIAGE_RETURN = 13;
-
 /**
  * Feed it chunks as they arrive (`push`), then call `end` once. Chunk boundaries may fall
  * anywhere: inside a line, between `\r` and `\n`, inside a multi-byte UTF-8 character.
@@ -48,16 +45,21 @@ export class SseParser {
 	}
 
 	private consumeLines(text: string, events: SseEvent[], final: boolean): void {
-		const buffer = this.pending + text;
+		const buffer = this.pending === '' ? text : this.pending + text;
 		let lineStart = 0;
-		for (let index = 0; index < buffer.length; index++) {
-			const code = buffer.charCodeAt(index);
-			if (code !== LINE_FEED && code !== CARRIAGE_RETURN) continue;
+		// Next line feed and carriage return at or after lineStart; -1 = none left in buffer.
+		let lineFeed = -2;
+		let carriageReturn = -2;
+		for (;;) {
+			if (lineFeed !== -1 && lineFeed < lineStart) lineFeed = buffer.indexOf('\n', lineStart);
+			if (carriageReturn !== -1 && carriageReturn < lineStart) carriageReturn = buffer.indexOf('\r', lineStart);
+			if (lineFeed === -1 && carriageReturn === -1) break;
+			const isCarriageReturn = carriageReturn !== -1 && (lineFeed === -1 || carriageReturn < lineFeed);
+			const lineEnd = isCarriageReturn ? carriageReturn : lineFeed;
 			// A `\r` at the very end may be the first half of `\r\n`: wait for the next chunk.
-			if (code === CARRIAGE_RETURN && index === buffer.length - 1 && !final) break;
-			this.handleLine(buffer.slice(lineStart, index), events);
-			if (code === CARRIAGE_RETURN && buffer.charCodeAt(index + 1) === LINE_FEED) index++;
-			lineStart = index + 1;
+			if (isCarriageReturn && lineEnd === buffer.length - 1 && !final) break;
+			this.handleLine(buffer.slice(lineStart, lineEnd), events);
+			lineStart = isCarriageReturn && lineFeed === lineEnd + 1 ? lineEnd + 2 : lineEnd + 1;
 		}
 		this.pending = buffer.slice(lineStart);
 	}
