@@ -421,7 +421,7 @@ export function streamFailureError(node: INode, failure: StreamFailure, itemInde
  */
 interface StreamingCapableContext {
 	isStreaming?: () => boolean;
-	sendChunk?: (type: 'begin' | 'item' | 'end', itemIndex: number, content?: string) => unknown;
+	sendChunk?: (type: 'begin' | 'item' | 'end' | 'error', itemIndex: number, content?: string) => unknown;
 }
 
 /**
@@ -456,12 +456,16 @@ export async function readStreamedAnswer(
 
 	const streaming = context as unknown as StreamingCapableContext;
 	const relay = typeof streaming.sendChunk === 'function' && streaming.isStreaming?.() === true;
-	const send = async (type: 'begin' | 'item' | 'end', content?: string) => {
+	const send = async (type: 'begin' | 'item' | 'end' | 'error', content?: string) => {
 		if (relay) await streaming.sendChunk?.(type, itemIndex, content);
 	};
 	await send('begin');
 	const outcome = await aggregateEventStream(stream, aggregator, async (delta) => await send('item', delta));
+	if ('failure' in outcome) {
+		// The chat client has already shown part of the answer: tell it the answer broke off.
+		await send('error', outcome.failure.message);
+		throw streamFailureError(context.getNode(), outcome.failure, itemIndex, response.traceId);
+	}
 	await send('end');
-	if ('failure' in outcome) throw streamFailureError(context.getNode(), outcome.failure, itemIndex, response.traceId);
 	return outcome.result;
 }

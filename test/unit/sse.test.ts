@@ -243,6 +243,18 @@ describe('reading a stream for a node', () => {
 		]);
 	});
 
+	it('relays the failure as an error chunk and throws a node error when the stream breaks off', async () => {
+		const { context, chunks } = fakeContext(true);
+		const truncated = chatStream.replace('data: [DONE]\n\n', '');
+		await expect(readStreamedAnswer(context, { body: chunksOf(truncated, 7), headers: {}, traceId: 't-1' }, new ChatStreamAggregator(), 0)).rejects.toMatchObject({
+			name: 'NodeApiError',
+			message: 'The gateway stream ended before its final "[DONE]" line: the answer is incomplete',
+			description: expect.stringContaining('X-Trace-ID t-1'),
+		});
+		expect(chunks.map(([type]) => type)).toEqual(['begin', 'item', 'item', 'item', 'error']);
+		expect(chunks[4][2]).toMatch(/ended before its final "\[DONE\]"/);
+	});
+
 	it.each([false, undefined])('only aggregates when the workflow does not stream (isStreaming %p)', async (streaming) => {
 		const { context, chunks } = fakeContext(streaming);
 		const result = await readStreamedAnswer(context, { body: chunksOf(chatStream, 3), headers: {} }, new ChatStreamAggregator(), 0);
