@@ -3,10 +3,12 @@ import type { INodeType } from 'n8n-workflow';
 import { ModelGatewayAssetReview } from '../../nodes/ModelGatewayAssetReview/ModelGatewayAssetReview.node';
 import { ModelGatewayChat } from '../../nodes/ModelGatewayChat/ModelGatewayChat.node';
 import { ModelGatewayImageEdit } from '../../nodes/ModelGatewayImageEdit/ModelGatewayImageEdit.node';
+import { ModelGatewayResponses } from '../../nodes/ModelGatewayResponses/ModelGatewayResponses.node';
 
 /** Every node the package ships, as the engine tests load them. Add new nodes here. */
 export const packageNodeTypes: Record<string, INodeType> = {
 	modelGatewayChat: new ModelGatewayChat(),
 	modelGatewayAssetReview: new ModelGatewayAssetReview(),
 	modelGatewayImageEdit: new ModelGatewayImageEdit(),
+	modelGatewayResponses: new ModelGatewayResponses(),
 };

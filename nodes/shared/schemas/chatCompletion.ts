@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import { integerAtLeast, jsonObject, jsonObjectList, numberInRange, requiredText } from './common';
+import { fromJsonText, integerAtLeast, jsonObject, jsonObjectList, numberInRange, requiredText } from './common';
 
 /** POST /v1/chat/completions, as the spec's Endpoints and Limits sections describe it. */
 
@@ -13,7 +13,7 @@ export const chatMessageSchema = z
 		content: z.union([z.string(), jsonObjectList, z.null()]).optional(),
 		name: z.string().optional(),
 		tool_call_id: z.string().optional(),
-		tool_calls: jsonObjectList.optional(),
+		tool_calls: fromJsonText(jsonObjectList).optional(),
 	})
 	.passthrough()
 	.superRefine((message, context) => {
@@ -33,28 +33,33 @@ export const chatMessageSchema = z
 		}
 	});
 
-export const toolChoiceSchema = z.union([z.enum(['none', 'auto', 'required']), jsonObject], {
-	errorMap: () => ({ message: 'must be "none", "auto", "required" or a tool object' }),
-});
+export const toolChoiceSchema = fromJsonText(
+	z.union([z.enum(['none', 'auto', 'required']), jsonObject], {
+		errorMap: () => ({ message: 'must be "none", "auto", "required" or a tool object' }),
+	}),
+);
 
 export const chatCompletionRequestSchema = z
 	.object({
 		model: requiredText('model'),
-		messages: z.array(chatMessageSchema).min(1, 'must contain at least 1 message'),
+		messages: fromJsonText(
+			z.array(chatMessageSchema, { invalid_type_error: 'must be a JSON array of messages' }).min(1, 'must contain at least 1 message'),
+		),
 		temperature: numberInRange(0, 2).optional(),
 		top_p: numberInRange(0, 1).optional(),
 		max_tokens: integerAtLeast(1).optional(),
 		max_completion_tokens: integerAtLeast(1).optional(),
 		stream: z.boolean().optional(),
-		stream_options: jsonObject.optional(),
+		stream_options: fromJsonText(jsonObject).optional(),
 		n: integerAtLeast(1).optional(),
-		stop: z.unknown().optional(),
+		// "any" in the spec: one stop word, or a JSON list of them.
+		stop: fromJsonText(z.union([z.string(), z.array(z.string())], { errorMap: () => ({ message: 'must be text or a JSON array of texts' }) })).optional(),
 		presence_penalty: numberInRange(-2, 2).optional(),
 		frequency_penalty: numberInRange(-2, 2).optional(),
-		tools: jsonObjectList.optional(),
+		tools: fromJsonText(jsonObjectList).optional(),
 		tool_choice: toolChoiceSchema.optional(),
 		parallel_tool_calls: z.boolean().optional(),
-		response_format: jsonObject.optional(),
+		response_format: fromJsonText(jsonObject).optional(),
 		user: z.string().optional(),
 	})
 	// Fields a newer gateway adds go through unchanged.

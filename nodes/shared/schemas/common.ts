@@ -25,3 +25,19 @@ export const jsonObjectList = z.array(jsonObject, { invalid_type_error: 'must be
 
 export const listAtMost = <T extends z.ZodTypeAny>(item: T, max: number) =>
 	z.array(item, { invalid_type_error: 'must be a list' }).max(max, `must have at most ${max} entries`);
+
+/**
+ * Accepts a value as JSON text too (n8n JSON parameters arrive as strings): text that parses
+ * is replaced by the parsed value, anything else is checked by `schema` as it is.
+ */
+export const fromJsonText = <T extends z.ZodTypeAny>(schema: T) =>
+	z.preprocess((value) => {
+		if (typeof value !== 'string') return value;
+		const text = value.trim();
+		if (!text.startsWith('{') && !text.startsWith('[')) return value;
+		try {
+			return JSON.parse(text) as unknown;
+		} catch {
+			return value;
+		}
+	}, schema);

@@ -1,0 +1,49 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { parseJsonAnswer, parseToolArguments } from '../shared/textGeneration';
+
+/** The Responses node's compact output for one response object. */
+
+const asList = (value: unknown): IDataObject[] => (Array.isArray(value) ? (value as IDataObject[]) : []);
+
+/** Every `output_text` part of every message item, joined in order. */
+export function outputTextOf(response: IDataObject): string {
+	return asList(response.output)
+		.filter((item) => item.type === 'message')
+		.flatMap((item) => asList(item.content))
+		.filter((part) => part.type === 'output_text' && typeof part.text === 'string')
+		.map((part) => part.text as string)
+		.join('');
+}
+
+export function simplifyResponse(
+	response: IDataObject,
+	context: { model: string; traceId?: string; wantsJson: boolean },
+): IDataObject {
+	const output = asList(response.output);
+	const outputText = outputTextOf(response);
+	const parsed = context.wantsJson ? parseJsonAnswer(outputText) : undefined;
+	const functionCalls = output
+		.filter((item) => item.type === 'function_call')
+		.map((item) => ({
+			id: item.id ?? null,
+			callId: item.call_id ?? null,
+			name: item.name ?? null,
+			arguments: parseToolArguments(item.arguments) as IDataObject,
+		}));
+	const usage = (response.usage ?? null) as IDataObject | null;
+	const outputDetails = (usage?.output_tokens_details ?? {}) as IDataObject;
+	return {
+		outputText,
+		...(parsed !== undefined ? { parsed } : {}),
+		functionCalls,
+		output,
+		status: response.status ?? null,
+		usage,
+		reasoningTokens: typeof outputDetails.reasoning_tokens === 'number' ? outputDetails.reasoning_tokens : null,
+		model: response.model ?? context.model,
+		id: response.id ?? null,
+		...(response.incomplete_details ? { incompleteDetails: response.incomplete_details } : {}),
+		traceId: context.traceId ?? null,
+	};
+}

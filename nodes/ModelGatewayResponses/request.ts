@@ -1,0 +1,51 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import type { ResponsesRequest } from '../shared/schemas/responses';
+import { responsesRequestSchema } from '../shared/schemas/responses';
+import { validateRequest } from '../shared/schemas/validate';
+import { streamFields, structuredFormat, toolFields } from '../shared/textGeneration';
+
+/** Reads one item's parameters into a validated POST /v1/responses body. */
+
+function readInput(context: IExecuteFunctions, itemIndex: number): unknown {
+	const mode = context.getNodeParameter('inputMode', itemIndex, 'text') as string;
+	if (mode === 'json') return context.getNodeParameter('inputJson', itemIndex);
+	if (mode === 'messages') {
+		const values = context.getNodeParameter('messages.values', itemIndex, []) as IDataObject[];
+		return values.map((value) => ({ role: value.role, content: value.content ?? '' }));
+	}
+	return context.getNodeParameter('input', itemIndex, '');
+}
+
+const filled = (value: unknown): boolean =>
+	value !== undefined && value !== null && !(typeof value === 'string' && value.trim() === '');
+
+const filledJson = (value: unknown): boolean =>
+	filled(value) && !(typeof value === 'string' && value.replace(/\s/g, '') === '{}');
+
+export function buildResponsesRequest(context: IExecuteFunctions, itemIndex: number): ResponsesRequest {
+	const options = context.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const body: IDataObject = { model: context.getNodeParameter('model', itemIndex) };
+	const input = readInput(context, itemIndex);
+	if (filled(input)) body.input = input as IDataObject;
+	if (filled(options.instructions)) body.instructions = options.instructions;
+	if (filled(options.previousResponseId)) body.previous_response_id = options.previousResponseId;
+	if (filled(options.conversation)) body.conversation = options.conversation;
+	if (options.reasoningEffort !== undefined || options.reasoningSummary !== undefined) {
+		body.reasoning = {
+			...(options.reasoningEffort !== undefined ? { effort: options.reasoningEffort } : {}),
+			...(options.reasoningSummary !== undefined ? { summary: options.reasoningSummary } : {}),
+		};
+	}
+	const format = structuredFormat(options);
+	if (format) body.text = { format };
+	if (options.maxOutputTokens !== undefined) body.max_output_tokens = options.maxOutputTokens;
+	if (options.maxToolCalls !== undefined) body.max_tool_calls = options.maxToolCalls;
+	for (const key of ['metadata', 'prompt'] as const) {
+		if (filledJson(options[key])) body[key] = options[key];
+	}
+	if (options.store !== undefined) body.store = options.store;
+	if (options.truncation !== undefined) body.truncation = options.truncation;
+	Object.assign(body, toolFields(options), streamFields(options));
+	return validateRequest(responsesRequestSchema, body, context.getNode(), itemIndex);
+}

@@ -1,0 +1,67 @@
+import { z } from 'zod';
+
+import { toolChoiceSchema } from './chatCompletion';
+import { fromJsonText, integerAtLeast, jsonObject, jsonObjectList, requiredText } from './common';
+
+/** POST /v1/responses, as the spec's Endpoints section describes it. */
+
+export const RESPONSES_INPUT_ROLES = ['developer', 'user', 'assistant'] as const;
+
+export const REASONING_EFFORTS = ['minimal', 'low', 'medium', 'high'] as const;
+export const REASONING_SUMMARIES = ['auto', 'concise', 'detailed'] as const;
+
+const textFormatSchema = z
+	.object({ type: requiredText('type') })
+	.passthrough()
+	.superRefine((format, context) => {
+		if (format.type === 'json_schema' && (typeof format.schema !== 'object' || format.schema === null)) {
+			context.addIssue({ code: z.ZodIssueCode.custom, path: ['schema'], message: 'is required (a JSON schema object) when type is "json_schema"' });
+		}
+	});
+
+export const responsesRequestSchema = z
+	.object({
+		model: requiredText('model'),
+		// A string is one user text; a list holds messages (developer/user/assistant) and
+		// other input items such as function_call_output.
+		input: fromJsonText(
+			z.union([z.string(), jsonObjectList], { errorMap: () => ({ message: 'must be text or a JSON array of input items' }) }),
+		).optional(),
+		instructions: z.string().optional(),
+		previous_response_id: z.string().trim().min(1, 'must not be empty').optional(),
+		conversation: fromJsonText(
+			z.union([z.string().trim().min(1), jsonObject], { errorMap: () => ({ message: 'must be a conversation ID or a JSON object' }) }),
+		).optional(),
+		reasoning: z
+			.object({ effort: z.string().optional(), summary: z.string().optional() })
+			.passthrough()
+			.optional(),
+		text: z.object({ format: textFormatSchema.optional() }).passthrough().optional(),
+		tools: fromJsonText(jsonObjectList).optional(),
+		tool_choice: toolChoiceSchema.optional(),
+		parallel_tool_calls: z.boolean().optional(),
+		max_output_tokens: integerAtLeast(1).optional(),
+		max_tool_calls: integerAtLeast(1).optional(),
+		stream: z.boolean().optional(),
+		stream_options: fromJsonText(jsonObject).optional(),
+		metadata: fromJsonText(jsonObject).optional(),
+		store: z.boolean().optional(),
+		truncation: z.string().optional(),
+		prompt: fromJsonText(jsonObject).optional(),
+	})
+	// Fields a newer gateway adds go through unchanged.
+	.passthrough()
+	.superRefine((request, context) => {
+		if (request.previous_response_id !== undefined && request.conversation !== undefined) {
+			context.addIssue({
+				code: z.ZodIssueCode.custom,
+				path: ['previous_response_id'],
+				message: 'cannot be combined with "conversation": use one or the other',
+			});
+		}
+		if (request.stream_options !== undefined && request.stream !== true) {
+			context.addIssue({ code: z.ZodIssueCode.custom, path: ['stream_options'], message: 'is only allowed when streaming' });
+		}
+	});
+
+export type ResponsesRequest = z.infer<typeof responsesRequestSchema>;
