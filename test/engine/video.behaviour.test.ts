@@ -122,7 +122,7 @@ describe('Model Gateway Video: never billed twice', () => {
 		const created = await runNode(videoNode('generic', 'create', { model: 'g', genericPrompt: 'x' }), { credentials: gateway.credentials() });
 		const taskId = created.items[0].json.taskId as string;
 		sim.injectFault({ method: 'GET', path: `/v1/videos/${taskId}`, kind: 'status', status: 503, headers: { 'retry-after-ms': '10' } });
-		const result = await runNode(videoNode('generic', 'getStatus', {}), { credentials: gateway.credentials(), input: [created.items[0]] });
+		const result = await runNode(videoNode('generic', 'getStatus', {}), { credentials: gateway.credentials(), input: [{ json: created.items[0].json }] });
 		expect(result.items[0].json).toMatchObject({ status: 'succeeded', taskId });
 		expect(sim.requestsTo('GET', `/v1/videos/${taskId}`)).toHaveLength(2);
 	});
