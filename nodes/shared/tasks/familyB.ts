@@ -31,6 +31,13 @@ export const familyBFamily: TaskFamily = {
 	queryHint:
 		'The spec shows no query operation for Family B: Get Status uses GET /v1/videos/{id}, which answers with the generic task field set Family B creation returns.',
 	createProperties: forCreateOf('familyB', [
+		{
+			displayName:
+				'Family B tasks are queried with GET /v1/videos/<task ID> (the spec shows no Family B query; creation returns the generic task field set). Get Status does this for you.',
+			name: 'familyBQueryNotice',
+			type: 'notice',
+			default: '',
+		},
 		{ displayName: 'Prompt', name: PROMPT, type: 'string', typeOptions: { rows: 3 }, default: '', description: 'Main field for text to video; required unless File Infos are given' },
 		{
 			displayName: 'Video Options',
