@@ -22,6 +22,7 @@ const cases: Array<[string, ReturnType<typeof videoNode>, string]> = [
 	['Family A image2video voice_list > 2', image2video({ voiceList: list(3) }), '"voice_list": must have at most 2 entries'],
 	['Family A image2video element_list with voice_list', image2video({ elementList: list(1), voiceList: list(1) }), '"voice_list": cannot be used together with element_list (they are mutually exclusive)'],
 	['Family A image2video without image and image_tail', image2video({}, { familyAImage: '' }), '"image": at least one of image (first frame) and image_tail (last frame) is required'],
+	['Family A create under a query-only endpoint', omni({}, { familyAEndpoint: 'text2video' }), '"Endpoint": must be one of omni-video, image2video'],
 	['Family A cfg_scale > 1', omni({ cfg_scale: 1.5 }), '"cfg_scale": must be between 0 and 1 (got a larger value)'],
 	['Family A cfg_scale < 0', image2video({ cfg_scale: -0.1 }), '"cfg_scale": must be between 0 and 1 (got a smaller value)'],
 	['Family A sound not on/off', omni({ sound: 'loud' }), '"sound": must be "on" or "off"'],

@@ -1,7 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { FAMILY_A_ENDPOINTS } from '../../shared/tasks/familyA';
 import { TASK_FAMILIES, isFamilyId, taskFamily, type FamilyId, type TaskReference } from '../../shared/tasks';
 import { gatewayRequest } from '../../shared/transport';
 import { taskItem } from './output';
@@ -47,7 +46,11 @@ export const getStatusProperties: INodeProperties[] = [
 		displayName: 'Endpoint',
 		name: 'taskEndpoint',
 		type: 'options',
-		options: FAMILY_A_ENDPOINTS.map((endpoint) => ({ name: endpoint, value: endpoint })),
+		options: [
+			{ name: 'Image to Video', value: 'image2video' },
+			{ name: 'Omni-Video', value: 'omni-video' },
+			{ name: 'Text to Video', value: 'text2video' },
+		],
 		default: 'omni-video',
 		description: 'The endpoint the task was created under',
 		displayOptions: show({ taskSource: ['manual'], family: ['familyA'] }),

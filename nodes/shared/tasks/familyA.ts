@@ -1,4 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { readBinaryAsBase64 } from '../binary';
 import { familyAImage2VideoSchema, familyAOmniVideoSchema } from '../schemas/video/familyA';
@@ -290,6 +291,9 @@ export const familyAFamily: TaskFamily = {
 	]),
 	async buildCreateRequest(context, itemIndex, model) {
 		const endpoint = context.getNodeParameter(ENDPOINT, itemIndex, 'omni-video') as string;
+		if (!CREATE_ENDPOINTS.includes(endpoint)) {
+			throw new NodeOperationError(context.getNode(), `Item ${itemIndex}: "Endpoint": must be one of ${CREATE_ENDPOINTS.join(', ')}`, { itemIndex });
+		}
 		const options = familyOptions(context, itemIndex, OPTIONS);
 		const { multiPrompt, multi_shot: multiShotOption, ...plain } = options;
 		for (const name of Object.keys(JSON_OPTIONS)) delete plain[name];
@@ -317,7 +321,6 @@ export const familyAFamily: TaskFamily = {
 				itemIndex,
 			) as IDataObject;
 		}
-		if (!CREATE_ENDPOINTS.includes(endpoint)) throw new Error(`Unknown Family A endpoint "${endpoint}"`);
 		return { method: 'POST', path: `/vendor-a/v1/videos/${endpoint}`, body, envelope: 'familyA', model, endpoint };
 	},
 	parseCreateResponse(body, context) {
