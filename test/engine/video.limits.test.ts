@@ -33,6 +33,7 @@ const cases: Array<[string, ReturnType<typeof videoNode>, string]> = [
 	// An expression that yields nothing gets past n8n's own required-parameter check.
 	['generic prompt missing', generic({}, '={{ "" }}'), '"prompt": prompt is required and must not be empty'],
 	['generic model missing', videoNode('generic', 'create', { model: '={{ " " }}', genericPrompt: 'x' }), '"model": model is required and must not be empty'],
+	['generic metadata that is not an object', videoNode('generic', 'create', { model: 'g', genericPrompt: 'x', genericOptions: { aigc_watermark: true }, options: { additionalBodyFields: '{"metadata": "yes"}' } }), '"metadata": must be a JSON object'],
 	['Task family S without content', videoNode('taskS', 'create', { model: 's', taskSContent: { items: [] } }), '"content": must contain at least 1 content item'],
 	['Task family S ratio not w:h', videoNode('taskS', 'create', { model: 's', taskSContent: { items: [{ type: 'text', text: 'x' }] }, taskSOptions: { ratio: 'wide' } }), '"ratio": must be an aspect ratio like 16:9'],
 	['Task family S media item without URL', videoNode('taskS', 'create', { model: 's', taskSContent: { items: [{ type: 'image_url', url: '' }] } }), '"content[0].image_url.url": image_url.url is required and must not be empty'],

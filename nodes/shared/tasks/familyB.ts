@@ -4,8 +4,8 @@ import { familyBCreateSchema } from '../schemas/video/familyB';
 import { validateRequest } from '../schemas/validate';
 import { additionalBodyFields, compact, familyOptions, jsonFields, jsonValue } from './parameters';
 import type { StatusTable, TaskFamily } from './task';
-import { asRecord, forCreateOf, requireTaskId, text } from './task';
-import { GENERIC_VIDEO_STATUS, parseVideoRecord, videoQueryPath } from './videoRecord';
+import { asRecord, forCreateOf } from './task';
+import { GENERIC_VIDEO_STATUS, videoTaskQuerying } from './videoRecord';
 
 /**
  * Family B: POST /vendor-b/v1/video/generations (PascalCase) → generic task field set. The
@@ -84,12 +84,6 @@ export const familyBFamily: TaskFamily = {
 		if (body.Prompt === '') delete body.Prompt;
 		return { method: 'POST', path: '/vendor-b/v1/video/generations', body: body as IDataObject, envelope: 'none', model };
 	},
-	parseCreateResponse(body, context) {
-		requireTaskId(text(asRecord(body)?.id) ?? text(asRecord(body)?.task_id), 'familyB', body);
-		return parseVideoRecord(body, 'familyB', FAMILY_B_STATUS, context);
-	},
-	buildQueryRequest: (reference) => ({ method: 'GET', path: videoQueryPath(reference.taskId), envelope: 'none' }),
-	parseTaskRecord: (body, context) => parseVideoRecord(body, 'familyB', FAMILY_B_STATUS, context),
-	pollPolicy: { firstPollAfterMs: 10_000, minIntervalMs: 10_000, guidance: 'Query every 10 seconds or more.' },
+	...videoTaskQuerying('familyB', FAMILY_B_STATUS),
 	recognizeCallback: () => undefined,
 };

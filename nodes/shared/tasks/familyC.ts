@@ -5,7 +5,7 @@ import { validateRequest } from '../schemas/validate';
 import { additionalBodyFields, compact, familyOptions, jsonFields, listOfText } from './parameters';
 import type { NormalizedTask, StatusTable, TaskFamily } from './task';
 import { asRecord, callbackContext, forCreateOf, mapStatus, normalizedTask, requireTaskId, text } from './task';
-import { parseVideoRecord, videoQueryPath } from './videoRecord';
+import { parseVideoRecord, videoTaskQuerying } from './videoRecord';
 
 /**
  * Family C: POST /vendor-c/ent/v2/reference2video → {task_id, state, id}; queried through
@@ -23,6 +23,9 @@ export const FAMILY_C_STATUS: StatusTable = {
 	failed: 'failed',
 	fail: 'failed',
 };
+
+/** Queried like a generic video task; only creation differs. */
+const querying = videoTaskQuerying('familyC', FAMILY_C_STATUS, { statusField: 'state' });
 
 const PROMPT = 'familyCPrompt';
 const OPTIONS = 'familyCOptions';
@@ -116,9 +119,9 @@ export const familyCFamily: TaskFamily = {
 			inlineVideos: [],
 		};
 	},
-	buildQueryRequest: (reference) => ({ method: 'GET', path: videoQueryPath(reference.taskId), envelope: 'none' }),
-	parseTaskRecord: (body, context) => parseVideoRecord(body, 'familyC', FAMILY_C_STATUS, context, { statusField: 'state' }),
-	pollPolicy: { firstPollAfterMs: 10_000, minIntervalMs: 10_000, guidance: 'Query every 10 seconds or more.' },
+	buildQueryRequest: querying.buildQueryRequest,
+	parseTaskRecord: querying.parseTaskRecord,
+	pollPolicy: querying.pollPolicy,
 	recognizeCallback(body, context): NormalizedTask | undefined {
 		const record = asRecord(body);
 		if (!record || typeof record.state !== 'string' || text(record.id) === undefined) return undefined;

@@ -4,8 +4,8 @@ import { genericVideoCreateSchema } from '../schemas/video/generic';
 import { validateRequest } from '../schemas/validate';
 import { additionalBodyFields, compact, familyOptions } from './parameters';
 import type { StatusTable, TaskFamily } from './task';
-import { forCreateOf, requireTaskId, text, asRecord } from './task';
-import { GENERIC_VIDEO_STATUS, parseVideoRecord, videoQueryPath } from './videoRecord';
+import { asRecord, forCreateOf } from './task';
+import { GENERIC_VIDEO_STATUS, videoTaskQuerying } from './videoRecord';
 
 /** Generic video: POST /v1/videos and GET /v1/videos/{video_id}, both a generic video task. */
 
@@ -14,6 +14,13 @@ export const GENERIC_STATUS: StatusTable = GENERIC_VIDEO_STATUS;
 const PROMPT = 'genericPrompt';
 const OPTIONS = 'genericOptions';
 const METADATA_FLAGS = ['prompt_optimizer', 'fast_pretreatment', 'aigc_watermark'];
+
+/** The flags merged with any `metadata` from the additional body fields; a non-object is left for validation to reject. */
+function metadataField(flags: Record<string, unknown>, extra: unknown): { metadata?: unknown } {
+	if (extra !== undefined && !asRecord(extra)) return { metadata: extra };
+	const merged = { ...flags, ...(asRecord(extra) ?? {}) };
+	return Object.keys(merged).length > 0 ? { metadata: merged } : {};
+}
 
 export const genericFamily: TaskFamily = {
 	id: 'generic',
@@ -68,20 +75,14 @@ export const genericFamily: TaskFamily = {
 				prompt: context.getNodeParameter(PROMPT, itemIndex, '') as string,
 				...compact(plain),
 				...extra,
-				...(Object.keys(metadata).length > 0 || extra.metadata ? { metadata: { ...metadata, ...(asRecord(extra.metadata) ?? {}) } } : {}),
+				...metadataField(metadata, extra.metadata),
 			},
 			context.getNode(),
 			itemIndex,
 		);
 		return { method: 'POST', path: '/v1/videos', body: body as IDataObject, envelope: 'none', model };
 	},
-	parseCreateResponse(body, context) {
-		requireTaskId(text(asRecord(body)?.id) ?? text(asRecord(body)?.task_id), 'generic', body);
-		return parseVideoRecord(body, 'generic', GENERIC_STATUS, context);
-	},
-	buildQueryRequest: (reference) => ({ method: 'GET', path: videoQueryPath(reference.taskId), envelope: 'none' }),
-	parseTaskRecord: (body, context) => parseVideoRecord(body, 'generic', GENERIC_STATUS, context),
-	pollPolicy: { firstPollAfterMs: 10_000, minIntervalMs: 10_000, guidance: 'Query every 10 seconds or more.' },
+	...videoTaskQuerying('generic', GENERIC_STATUS),
 	// No callback is documented for this family.
 	recognizeCallback: () => undefined,
 };

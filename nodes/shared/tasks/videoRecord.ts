@@ -1,5 +1,5 @@
-import type { FamilyId, ParseContext, ParsedTask, StatusTable, TaskStatus } from './task';
-import { asRecord, distinctUrls, encodePathSegment, finiteNumber, isoTime, mapStatus, normalizedTask, taskError, text } from './task';
+import type { FamilyId, ParseContext, ParsedTask, PollPolicy, StatusTable, TaskFamily, TaskStatus } from './task';
+import { asRecord, distinctUrls, encodePathSegment, finiteNumber, isoTime, mapStatus, normalizedTask, requireTaskId, taskError, text } from './task';
 
 /**
  * The generic video task record (`GET /v1/videos/{id}`), which the generic family, Family B
@@ -64,5 +64,32 @@ export function parseVideoRecord(
 			context,
 		),
 		inlineVideos: [],
+	};
+}
+
+/** Poll policy for tasks behind GET /v1/videos/{id}: the spec gives none; 10 s is gentle. */
+export const VIDEO_TASK_POLL_POLICY: PollPolicy = {
+	firstPollAfterMs: 10_000,
+	minIntervalMs: 10_000,
+	guidance: 'Query every 10 seconds or more.',
+};
+
+/**
+ * The query side of a family whose tasks are read through GET /v1/videos/{id}; with
+ * `createAnswersWithTask`, its create call also answers with the generic task field set.
+ */
+export function videoTaskQuerying(
+	family: FamilyId,
+	table: StatusTable,
+	options: { statusField?: string } = {},
+): Pick<TaskFamily, 'buildQueryRequest' | 'parseTaskRecord' | 'pollPolicy' | 'parseCreateResponse'> {
+	return {
+		buildQueryRequest: (reference) => ({ method: 'GET', path: videoQueryPath(reference.taskId), envelope: 'none' }),
+		parseTaskRecord: (body, context) => parseVideoRecord(body, family, table, context, options),
+		pollPolicy: VIDEO_TASK_POLL_POLICY,
+		parseCreateResponse(body, context) {
+			requireTaskId(text(asRecord(body)?.id) ?? text(asRecord(body)?.task_id), family, body);
+			return parseVideoRecord(body, family, table, context, options);
+		},
 	};
 }

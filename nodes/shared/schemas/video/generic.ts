@@ -13,11 +13,14 @@ export const genericVideoCreateSchema = z
 			.optional(),
 		size: z.enum(['768p', '1080p'], { errorMap: () => ({ message: 'must be "768p" or "1080p"' }) }).optional(),
 		metadata: z
-			.object({
+			.object(
+				{
 				prompt_optimizer: z.boolean({ invalid_type_error: 'must be true or false' }).optional(),
 				fast_pretreatment: z.boolean({ invalid_type_error: 'must be true or false' }).optional(),
 				aigc_watermark: z.boolean({ invalid_type_error: 'must be true or false' }).optional(),
-			})
+				},
+				{ invalid_type_error: 'must be a JSON object' },
+			)
 			.passthrough()
 			.optional(),
 	})
