@@ -180,6 +180,21 @@ describe('Model Gateway Video: task references and trace IDs', () => {
 	});
 });
 
+describe('Model Gateway Video: video bytes go to the chosen binary property', () => {
+	it('uses "Put Video in Field"', async () => {
+		const result = await runChain(
+			[
+				videoNode('longRunning', 'create', { model: 'veo', longRunningInstances: { instances: [{ prompt: 'x' }] } }, { name: 'Create' }),
+				videoNode('longRunning', 'getStatus', { options: { binaryPropertyName: 'video' } }, { name: 'Get Status' }),
+			],
+			{ credentials: gateway.credentials() },
+		);
+		const [item] = result.output('Get Status');
+		expect(Object.keys(item.binary ?? {})).toEqual(['video']);
+		expect(item.binary?.video.fileName).toBe(`${item.json.taskId as string}.mp4`);
+	});
+});
+
 describe('Model Gateway Video: tasks still in flight', () => {
 	afterEach(() => gateway.simulator.setOptions({ queuedMs: 0, runningMs: 0 }));
 
@@ -189,7 +204,11 @@ describe('Model Gateway Video: tasks still in flight', () => {
 		const queued = await runChain(createThenGet('generic', { model: 'g', genericPrompt: 'x' }), { credentials: gateway.credentials() });
 		expect(queued.output('Create')[0].json).toMatchObject({ status: 'queued', rawStatus: 'queued', progress: 0, done: false });
 		expect(queued.output('Get Status')[0].json).toMatchObject({ status: 'queued', done: false, videoUrl: null });
+		const waiting = await runChain(createThenGet('familyB', { model: 'b-UPSTREAM_CASE', familyBPrompt: 'x' }), { credentials: gateway.credentials() });
+		expect(waiting.output('Create')[0].json).toMatchObject({ status: 'queued', rawStatus: 'WAITING', done: false });
 		sim.setOptions({ queuedMs: 0, runningMs: 60_000 });
+		const processing = await runChain(createThenGet('familyB', { model: 'b-UPSTREAM_CASE', familyBPrompt: 'x' }), { credentials: gateway.credentials() });
+		expect(processing.output('Get Status')[0].json).toMatchObject({ status: 'running', rawStatus: 'PROCESSING', done: false });
 		const running = await runChain(createThenGet('familyA', { model: 'a', familyAPrompt: 'x' }), { credentials: gateway.credentials() });
 		expect(running.output('Get Status')[0].json).toMatchObject({ status: 'running', rawStatus: 'processing', done: false });
 		const operation = await runChain(createThenGet('longRunning', { model: 'veo', longRunningInstances: { instances: [{ prompt: 'x' }] } }), { credentials: gateway.credentials() });
