@@ -4,6 +4,7 @@ import { ModelGatewayAssetReview } from '../../nodes/ModelGatewayAssetReview/Mod
 import { ModelGatewayChat } from '../../nodes/ModelGatewayChat/ModelGatewayChat.node';
 import { ModelGatewayImageEdit } from '../../nodes/ModelGatewayImageEdit/ModelGatewayImageEdit.node';
 import { ModelGatewayResponses } from '../../nodes/ModelGatewayResponses/ModelGatewayResponses.node';
+import { ModelGatewayVideo } from '../../nodes/ModelGatewayVideo/ModelGatewayVideo.node';
 
 /** Every node the package ships, as the engine tests load them. Add new nodes here. */
 export const packageNodeTypes: Record<string, INodeType> = {
@@ -11,4 +12,5 @@ export const packageNodeTypes: Record<string, INodeType> = {
 	modelGatewayAssetReview: new ModelGatewayAssetReview(),
 	modelGatewayImageEdit: new ModelGatewayImageEdit(),
 	modelGatewayResponses: new ModelGatewayResponses(),
+	modelGatewayVideo: new ModelGatewayVideo(),
 };

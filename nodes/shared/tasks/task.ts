@@ -1,0 +1,258 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import type { Envelope } from '../transport';
+
+/**
+ * The normalized task model: the public output contract of every task-producing node
+ * (Video, Wait for Task, Task Callback Trigger), whatever the provider family.
+ */
+
+export type FamilyId = 'taskS' | 'familyA' | 'generic' | 'familyB' | 'familyC' | 'longRunning';
+
+export type TaskStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'unknown';
+
+export interface TaskError {
+	code: string;
+	message: string;
+}
+
+export interface NormalizedTask {
+	family: FamilyId;
+	taskId: string;
+	model: string | null;
+	/** Family A only: the endpoint kind the task was created under (omni-video, image2video, text2video). */
+	endpoint?: string;
+	status: TaskStatus;
+	/** The gateway's own status word (or `done=true`/`done=false` for long-running operations). */
+	rawStatus: string | null;
+	/** True only for `succeeded` and `failed`: an unknown status is never terminal. */
+	done: boolean;
+	progress: number | null;
+	videoUrl: string | null;
+	videoUrls: string[];
+	lastFrameUrl: string | null;
+	error: TaskError | null;
+	/** ISO time of creation as known to the client (null when a bare task id was queried and the record has none). */
+	createdAt: string | null;
+	traceId: string | null;
+	/** The gateway's body as received (inline video bytes removed: they travel as binary data). */
+	raw: unknown;
+}
+
+/** Video bytes the gateway returned inline (long-running family); stored as n8n binary data. */
+export interface InlineVideo {
+	base64: string;
+	mimeType: string;
+}
+
+export interface ParsedTask {
+	task: NormalizedTask;
+	inlineVideos: InlineVideo[];
+}
+
+/** What identifies a task for a query. */
+export interface TaskReference {
+	family: FamilyId;
+	taskId: string;
+	model?: string | null;
+	endpoint?: string | null;
+	createdAt?: string | null;
+}
+
+/** One HTTP call a family wants made (always sent through the shared transport). */
+export interface FamilyRequest {
+	method: 'GET' | 'POST';
+	path: string;
+	body?: IDataObject;
+	envelope: Envelope;
+}
+
+/** A create call, with what the answer alone does not say. */
+export interface CreateRequest extends FamilyRequest {
+	model: string;
+	endpoint?: string;
+}
+
+/** Context given to the parsers: what was asked and when. */
+export interface ParseContext {
+	model: string | null;
+	endpoint?: string | null;
+	traceId: string | null;
+	/** Creation time known to the client (ISO), used when the record has none. */
+	createdAt: string | null;
+}
+
+/**
+ * How often a task of this family may be queried. `firstPollAfterMs` is the delay after
+ * creation before the first query (Task family S: only when no callback arrived), and
+ * `minIntervalMs` the shortest allowed gap between two queries of one task.
+ */
+export interface PollPolicy {
+	firstPollAfterMs: number;
+	minIntervalMs: number;
+	/** Why, in words for a hint. */
+	guidance: string;
+}
+
+/** One provider family: everything the task nodes need to know about it. */
+export interface TaskFamily {
+	id: FamilyId;
+	displayName: string;
+	description: string;
+	/** Create parameters; each carries displayOptions for this family only. */
+	createProperties: INodeProperties[];
+	/** A hint about how Get Status queries this family. */
+	queryHint: string;
+	buildCreateRequest(context: IExecuteFunctions, itemIndex: number, model: string): Promise<CreateRequest>;
+	parseCreateResponse(body: unknown, context: ParseContext): ParsedTask;
+	buildQueryRequest(reference: TaskReference): FamilyRequest;
+	parseTaskRecord(body: unknown, context: ParseContext): ParsedTask;
+	pollPolicy: PollPolicy;
+	/**
+	 * Says whether a callback body belongs to this family and, if so, parses it into the
+	 * normalized task. Families without documented callbacks return undefined.
+	 */
+	recognizeCallback(body: unknown, context?: Partial<ParseContext>): NormalizedTask | undefined;
+}
+
+/** Parameter names the node uses and the families rely on for displayOptions. */
+export const FAMILY_PARAMETER = 'family';
+export const OPERATION_PARAMETER = 'operation';
+export const CREATE_OPERATION = 'create';
+
+/** Shows properties only for Create on one family. */
+export function forCreateOf(family: FamilyId, properties: INodeProperties[]): INodeProperties[] {
+	return properties.map((property) => ({
+		...property,
+		displayOptions: {
+			...property.displayOptions,
+			show: {
+				...property.displayOptions?.show,
+				[FAMILY_PARAMETER]: [family],
+				[OPERATION_PARAMETER]: [CREATE_OPERATION],
+			},
+		},
+	}));
+}
+
+// ---- Status mapping ----
+
+export type StatusTable = Readonly<Record<string, TaskStatus>>;
+
+/**
+ * Maps a family's status word onto the normalized lifecycle, case-insensitively. Anything
+ * not in the table (including a missing value) is `unknown`: never terminal, never a crash.
+ */
+export function mapStatus(table: StatusTable, raw: unknown): TaskStatus {
+	if (typeof raw !== 'string' && typeof raw !== 'number') return 'unknown';
+	return table[String(raw).trim().toLowerCase()] ?? 'unknown';
+}
+
+export function isDone(status: TaskStatus): boolean {
+	return status === 'succeeded' || status === 'failed';
+}
+
+// ---- Tolerant readers for bodies whose shape we do not control ----
+
+export type JsonRecord = Record<string, unknown>;
+
+export function asRecord(value: unknown): JsonRecord | undefined {
+	return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as JsonRecord) : undefined;
+}
+
+export function text(value: unknown): string | undefined {
+	if (typeof value === 'string' && value.trim() !== '') return value;
+	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+	return undefined;
+}
+
+export function finiteNumber(value: unknown): number | undefined {
+	const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+	return typeof number === 'number' && Number.isFinite(number) ? number : undefined;
+}
+
+/** Unix seconds or milliseconds (told apart by size) or an ISO string → ISO string. */
+export function isoTime(value: unknown): string | undefined {
+	const number = finiteNumber(value);
+	if (number !== undefined && number > 0) {
+		const date = new Date(number > 1e12 ? number : number * 1000);
+		return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
+	}
+	if (typeof value === 'string') {
+		const parsed = Date.parse(value);
+		if (!Number.isNaN(parsed)) return new Date(parsed).toISOString();
+	}
+	return undefined;
+}
+
+/** `{code, message}` from whatever error shape a family used; null when there is none. */
+export function taskError(value: unknown, fallbackCode = 'task_failed'): TaskError | null {
+	if (value === null || value === undefined || value === '' || value === false) return null;
+	if (typeof value === 'string') return { code: fallbackCode, message: value };
+	const record = asRecord(value);
+	if (!record) return { code: fallbackCode, message: String(value) };
+	const message = text(record.message) ?? text(record.msg) ?? JSON.stringify(record);
+	return { code: text(record.code) ?? text(record.type) ?? fallbackCode, message };
+}
+
+export function distinctUrls(values: unknown[]): string[] {
+	const urls: string[] = [];
+	for (const value of values) {
+		if (typeof value === 'string' && value.trim() !== '' && !urls.includes(value)) urls.push(value);
+	}
+	return urls;
+}
+
+/** Assembles a normalized task; `done` follows from the status so the two never disagree. */
+export function normalizedTask(
+	fields: Omit<NormalizedTask, 'done' | 'videoUrl' | 'createdAt' | 'traceId' | 'model'> & {
+		createdAt?: string;
+		model?: string | null;
+	},
+	context: ParseContext,
+): NormalizedTask {
+	const task: NormalizedTask = {
+		family: fields.family,
+		taskId: fields.taskId,
+		model: fields.model ?? context.model ?? null,
+		status: fields.status,
+		rawStatus: fields.rawStatus,
+		done: isDone(fields.status),
+		progress: fields.progress,
+		videoUrl: fields.videoUrls[0] ?? null,
+		videoUrls: fields.videoUrls,
+		lastFrameUrl: fields.lastFrameUrl,
+		error: fields.error,
+		createdAt: fields.createdAt ?? context.createdAt,
+		traceId: context.traceId,
+		raw: fields.raw,
+	};
+	if (fields.endpoint !== undefined) task.endpoint = fields.endpoint;
+	// A failure always explains itself.
+	if (task.status === 'failed' && !task.error) {
+		task.error = { code: 'task_failed', message: `The task ended with status "${task.rawStatus ?? 'failed'}"` };
+	}
+	return task;
+}
+
+/** Fails loudly when a create answer carries no task id: nothing could ever be queried. */
+export function requireTaskId(id: string | undefined, family: FamilyId, body: unknown): string {
+	if (id) return id;
+	throw new Error(
+		`The gateway accepted the ${family} create request but its answer has no task id: ${JSON.stringify(body).slice(0, 300)}`,
+	);
+}
+
+/** The parse context for a callback: whatever the receiver knows, the rest empty. */
+export function callbackContext(context?: Partial<ParseContext>): ParseContext {
+	return {
+		model: context?.model ?? null,
+		endpoint: context?.endpoint ?? null,
+		traceId: context?.traceId ?? null,
+		createdAt: context?.createdAt ?? null,
+	};
+}
+
+export function encodePathSegment(value: string): string {
+	return encodeURIComponent(value.trim());
+}
