@@ -1,0 +1,203 @@
+/**
+ * Browser check of the n8n editor: starts real n8n (each line in MG_E2E_LINES) with the packed
+ * package, opens every node of the package (browser/nodes.ts, once per variant) in headless
+ * Chromium, saves a screenshot of each panel into test-results/screenshots/ and fails when a
+ * panel shows an error or a parameter that should be hidden (or misses one that should show).
+ *
+ *   bash scripts/e2e/browser-check.sh   (builds, compiles this to .build, runs it)
+ *
+ * Needs Debian's chromium (scripts/e2e/install-browser.sh; MG_E2E_CHROMIUM overrides the path)
+ * and the playwright-core devDependency (MG_PLAYWRIGHT_DIR: a folder whose node_modules has it).
+ */
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { startSimulator } from '../../simulator';
+import { EXAMPLE_CREDENTIALS, simulatorCredentials } from '../examples';
+import {
+	N8N_LINES,
+	N8N_OWNER,
+	REPO_ROOT,
+	packPackage,
+	startN8n,
+	type JsonObject,
+	type N8nInstance,
+	type WorkflowJson,
+} from '../harness';
+import { EDITOR_CHECK_NODES, type EditorCheckNode, type NodeVariant } from './nodes';
+
+const PACKAGE_NAME = 'n8n-nodes-model-gateway';
+const SCREENSHOT_DIR = join(REPO_ROOT, 'test-results', 'screenshots');
+const CHROMIUM = process.env.MG_E2E_CHROMIUM ?? '/usr/bin/chromium';
+const UI_TIMEOUT_MS = 30_000;
+
+/** Texts n8n shows on a node panel when something is wrong with the node. */
+const PANEL_ERRORS = [
+	'Install this node to use it',
+	'This node is not currently installed',
+	'problem loading parameters',
+	'There was a problem loading the parameter options',
+	'Could not find property option',
+	'Unrecognized node type',
+];
+
+// -- The part of playwright-core's API this check uses (the package is loaded at run time, so
+//    that type checking does not depend on it being installed).
+interface Locator {
+	first(): Locator;
+	count(): Promise<number>;
+	waitFor(options: { state: 'visible' | 'attached'; timeout: number }): Promise<void>;
+	innerText(): Promise<string>;
+}
+interface Page {
+	goto(url: string, options?: { waitUntil: 'load' | 'networkidle' }): Promise<unknown>;
+	locator(selector: string): Locator;
+	screenshot(options: { path: string; fullPage?: boolean }): Promise<unknown>;
+	waitForLoadState(state: 'networkidle'): Promise<void>;
+	setViewportSize(size: { width: number; height: number }): Promise<void>;
+	request: { post(url: string, options: { data: unknown }): Promise<{ ok(): boolean; status(): number }> };
+}
+interface BrowserContext {
+	newPage(): Promise<Page>;
+	close(): Promise<void>;
+}
+interface Playwright {
+	chromium: {
+		launchPersistentContext(
+			userDataDir: string,
+			options: { executablePath: string; headless: boolean; args: string[]; viewport: { width: number; height: number } },
+		): Promise<BrowserContext>;
+	};
+}
+
+function loadPlaywright(): Playwright {
+	const paths = [REPO_ROOT, ...(process.env.MG_PLAYWRIGHT_DIR ? [process.env.MG_PLAYWRIGHT_DIR] : [])];
+	let resolved: string;
+	try {
+		resolved = require.resolve('playwright-core', { paths });
+	} catch {
+		throw new Error('playwright-core is not installed: it is a devDependency (npm ci), or set MG_PLAYWRIGHT_DIR');
+	}
+	return require(resolved) as Playwright;
+}
+
+function workflowId(node: EditorCheckNode, variant: NodeVariant): string {
+	return `editorcheck${node.name}${variant.label}`.replace(/[^A-Za-z0-9]/g, '').slice(0, 36);
+}
+
+const NODE_UUID = '0b7e5c1a-7c55-4d1e-9e51-ed1702c4e002';
+
+function checkWorkflow(node: EditorCheckNode, variant: NodeVariant): WorkflowJson {
+	const credential = EXAMPLE_CREDENTIALS[node.credential];
+	return {
+		id: workflowId(node, variant),
+		name: `Editor check: ${node.name} (${variant.label})`,
+		nodes: [
+			{
+				id: '0b7e5c1a-7c55-4d1e-9e51-ed1702c4e001',
+				name: 'Manual Trigger',
+				type: 'n8n-nodes-base.manualTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {},
+			},
+			{
+				id: NODE_UUID,
+				name: 'Node under check',
+				type: `${PACKAGE_NAME}.${node.name}`,
+				typeVersion: node.typeVersion,
+				position: [240, 0],
+				parameters: { ...node.parameters, ...(variant.parameters ?? {}) } as JsonObject,
+				credentials: { [credential.type]: { id: credential.id, name: credential.name } },
+			},
+		],
+		connections: { 'Manual Trigger': { main: [[{ node: 'Node under check', type: 'main', index: 0 }]] } },
+		settings: { executionOrder: 'v1' },
+	};
+}
+
+/** Opens one node panel, screenshots it, and returns what is wrong with it (empty: fine). */
+async function checkPanel(page: Page, n8n: N8nInstance, node: EditorCheckNode, variant: NodeVariant): Promise<string[]> {
+	const problems: string[] = [];
+	await page.goto(`${n8n.baseUrl}/workflow/${workflowId(node, variant)}/${NODE_UUID}`, { waitUntil: 'load' });
+	const panel = page.locator('[data-test-id="node-parameters"]').first();
+	try {
+		await panel.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+		await page.waitForLoadState('networkidle');
+	} catch {
+		problems.push('the node panel did not open');
+	}
+	const shot = join(SCREENSHOT_DIR, `n8n-${n8n.installation.version}-${node.name}-${variant.label}.png`);
+	await page.screenshot({ path: shot });
+
+	const text = await page.locator('body').innerText();
+	for (const error of PANEL_ERRORS) if (text.includes(error)) problems.push(`the panel shows "${error}"`);
+	for (const name of variant.expectVisible ?? []) {
+		if ((await page.locator(`[data-test-id="parameter-input-${name}"]`).count()) === 0) {
+			problems.push(`parameter "${name}" is not on the panel`);
+		}
+	}
+	for (const name of variant.expectHidden ?? []) {
+		if ((await page.locator(`[data-test-id="parameter-input-${name}"]`).count()) > 0) {
+			problems.push(`parameter "${name}" is on the panel but should be hidden`);
+		}
+	}
+	process.stdout.write(`  ${problems.length ? 'FAIL' : 'ok  '} ${node.name} (${variant.label}) -> ${shot}\n`);
+	return problems.map((problem) => `n8n ${n8n.installation.version}, ${node.name} (${variant.label}): ${problem}`);
+}
+
+async function checkLine(line: (typeof N8N_LINES)[number], tarball: string, sim: Parameters<typeof simulatorCredentials>[0]): Promise<string[]> {
+	const workflows = EDITOR_CHECK_NODES.flatMap((node) => node.variants.map((variant) => checkWorkflow(node, variant)));
+	const n8n = await startN8n({ line, packages: [tarball], credentials: simulatorCredentials(sim), workflows });
+	const profile = mkdtempSync(join(tmpdir(), 'mg-chromium-'));
+	let context: BrowserContext | undefined;
+	try {
+		context = await loadPlaywright().chromium.launchPersistentContext(profile, {
+			executablePath: CHROMIUM,
+			headless: true,
+			viewport: { width: 1440, height: 900 },
+			args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+				'--disable-component-update', '--disable-sync'],
+		});
+		const page = await context.newPage();
+		// Log in through the REST API; the browser context keeps the session cookie.
+		const login = await page.request.post(`${n8n.baseUrl}/rest/login`, {
+			data: { emailOrLdapLoginId: N8N_OWNER.email, password: N8N_OWNER.password },
+		});
+		if (!login.ok()) throw new Error(`login answered ${login.status()}`);
+		const problems: string[] = [];
+		for (const node of EDITOR_CHECK_NODES) {
+			for (const variant of node.variants) problems.push(...(await checkPanel(page, n8n, node, variant)));
+		}
+		return problems;
+	} finally {
+		await context?.close();
+		rmSync(profile, { recursive: true, force: true });
+		await n8n.stop();
+	}
+}
+
+async function main(): Promise<void> {
+	mkdirSync(SCREENSHOT_DIR, { recursive: true });
+	const sim = await startSimulator();
+	const packDir = mkdtempSync(join(tmpdir(), 'mg-editor-check-pack-'));
+	const problems: string[] = [];
+	try {
+		const { tarball } = await packPackage(packDir);
+		for (const line of N8N_LINES) {
+			process.stdout.write(`editor check on n8n line ${line}.x\n`);
+			problems.push(...(await checkLine(line, tarball, sim)));
+		}
+	} finally {
+		await sim.close();
+		rmSync(packDir, { recursive: true, force: true });
+	}
+	if (problems.length) throw new Error(`the editor check found problems:\n  ${problems.join('\n  ')}`);
+	process.stdout.write(`editor check passed; screenshots in ${SCREENSHOT_DIR}\n`);
+}
+
+main().catch((error: unknown) => {
+	process.stderr.write(`editor-check: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+	process.exit(1);
+});

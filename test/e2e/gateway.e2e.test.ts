@@ -1,0 +1,128 @@
+/**
+ * The package inside real n8n against the gateway simulator: credential tests through n8n's own
+ * "Test" endpoint, and every example workflow users import (examples/*.json), run as shipped.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { startSimulator, type Simulator } from '../simulator';
+import { EXAMPLE_CREDENTIALS, exampleWorkflowId, loadExamples, simulatorCredentials } from './examples';
+import { N8N_LINES, nodeOutput, packPackage, startN8n, type N8nInstance, type PackedPackage } from './harness';
+
+/** The messages of the credentials' 401 rules (credentials/*.credentials.ts). */
+const GATEWAY_401_MESSAGE = 'Invalid API key: the gateway answered 401 Unauthorized';
+const ASSET_REVIEW_401_MESSAGE = 'Invalid access token: the identity host answered 401 Unauthorized';
+/**
+ * What real n8n 1.123 shows instead: its credential tester only applies `responseCode` rules
+ * when the request error carries `cause.response`, and the HTTP helper's 401 error reaching it
+ * does not, so n8n falls back to the NodeApiError's own 401 text. Either is a clear answer.
+ */
+const N8N_401_MESSAGE = 'Authorization failed - please check your credentials';
+
+let sim: Simulator;
+let packDir: string;
+let gatewayPackage: PackedPackage;
+
+beforeAll(async () => {
+	sim = await startSimulator({ queuedMs: 50, runningMs: 100 });
+	packDir = mkdtempSync(join(process.env.MG_E2E_RUN_DIR ?? tmpdir(), 'mg-e2e-pack-'));
+	gatewayPackage = await packPackage(packDir);
+});
+
+afterAll(async () => {
+	await sim?.close();
+	if (packDir) rmSync(packDir, { recursive: true, force: true });
+});
+
+describe.each(N8N_LINES)('n8n line %s.x with the gateway simulator', (line) => {
+	let n8n: N8nInstance | undefined;
+
+	beforeAll(async () => {
+		n8n = await startN8n({
+			line,
+			packages: [gatewayPackage.tarball],
+			credentials: simulatorCredentials(sim),
+			workflows: loadExamples(),
+		});
+	});
+
+	afterAll(async () => {
+		await n8n?.stop();
+	});
+
+	beforeEach(() => sim.reset());
+
+	function running(): N8nInstance {
+		if (!n8n) throw new Error('n8n did not start');
+		return n8n;
+	}
+
+	describe('credential test (the editor’s "Test" button)', () => {
+		const gateway = (apiKey: string) => ({
+			...EXAMPLE_CREDENTIALS.gateway,
+			data: { baseUrl: `${sim.baseUrl}/`, apiKey },
+		});
+		const assetReview = (accessToken: string) => ({
+			...EXAMPLE_CREDENTIALS.assetReview,
+			data: { identityUrl: sim.identityUrl, accessToken },
+		});
+
+		test('a good API key passes', async () => {
+			await expect(running().testCredential(gateway(sim.apiKey))).resolves.toMatchObject({ status: 'OK' });
+			const [request] = sim.requestsTo('GET', '/vendor-a/v1/videos/omni-video/');
+			expect(request.headers.authorization).toBe(`Bearer ${sim.apiKey}`);
+		});
+
+		test('a wrong API key fails with a clear message', async () => {
+			const result = await running().testCredential(gateway('not-the-key'));
+			expect(result.status).toBe('Error');
+			expect([GATEWAY_401_MESSAGE, N8N_401_MESSAGE]).toContain(result.message);
+			expect(sim.requestsTo('GET', '/vendor-a/v1/videos/omni-video/')[0].headers.authorization).toBe(
+				'Bearer not-the-key',
+			);
+		});
+
+		test('a good asset review token passes', async () => {
+			await expect(running().testCredential(assetReview(sim.accessToken))).resolves.toMatchObject({ status: 'OK' });
+			const [request] = sim.requestsTo('POST', '/api/overseas/asset/upload/sync');
+			expect(request.headers['x-access-token']).toBe(sim.accessToken);
+			expect(request.body).toEqual({ images: [] });
+		});
+
+		test('a wrong asset review token fails with a clear message', async () => {
+			const result = await running().testCredential(assetReview('not-the-token'));
+			expect(result.status).toBe('Error');
+			expect([ASSET_REVIEW_401_MESSAGE, N8N_401_MESSAGE]).toContain(result.message);
+			expect(sim.requestsTo('POST', '/api/overseas/asset/upload/sync')[0].headers['x-access-token']).toBe(
+				'not-the-token',
+			);
+		});
+	});
+
+	describe('example workflows (examples/*.json, as shipped)', () => {
+		test('chat.json answers through the gateway', async () => {
+			const { execution } = await running().runManualWorkflow(exampleWorkflowId('chat.json'));
+
+			expect(execution.status).toBe('success');
+			const [answer] = nodeOutput(execution, 'Model Gateway Chat');
+			expect(answer).toMatchObject({
+				content: 'Echo: Write one sentence about the sea.',
+				finishReason: 'stop',
+				model: 'gpt-4o-mini',
+			});
+			const requests = sim.requestsTo('POST', '/v1/chat/completions');
+			expect(requests).toHaveLength(1);
+			expect(requests[0].headers.authorization).toBe(`Bearer ${sim.apiKey}`);
+			expect(requests[0].body).toMatchObject({
+				model: 'gpt-4o-mini',
+				messages: [
+					{ role: 'system', content: 'You are a concise assistant.' },
+					{ role: 'user', content: 'Write one sentence about the sea.' },
+				],
+				temperature: 0.7,
+			});
+			expect(answer.traceId).toBe(requests[0].headers['x-trace-id']);
+		});
+	});
+});
