@@ -9,9 +9,12 @@ export interface NodeVariant {
 	label: string;
 	/** Parameters merged over the node's `parameters`. */
 	parameters?: JsonObject;
-	/** Parameter names whose input must be on the panel. */
+	/**
+	 * Parameter labels (display names) that must be on the panel, each as a line of its own.
+	 * Labels, not names: collections and fixed collections carry no per-name test id in the editor.
+	 */
 	expectVisible?: string[];
-	/** Parameter names whose input must NOT be on the panel (hidden for this variant). */
+	/** Parameter labels that must NOT be on the panel (hidden for this variant). */
 	expectHidden?: string[];
 }
 
@@ -19,6 +22,8 @@ export interface EditorCheckNode {
 	/** The node's `description.name` (the type is `n8n-nodes-model-gateway.<name>`). */
 	name: string;
 	typeVersion: number;
+	/** The node's name on the canvas (its default name, as a user would see it). */
+	title: string;
 	/** Which credential type the node uses, so the panel shows a selected credential. */
 	credential: 'gateway' | 'assetReview';
 	parameters: JsonObject;
@@ -30,12 +35,13 @@ export const EDITOR_CHECK_NODES: EditorCheckNode[] = [
 	{
 		name: 'modelGatewayChat',
 		typeVersion: 1,
+		title: 'Model Gateway Chat',
 		credential: 'gateway',
 		parameters: {
 			model: 'gpt-4o-mini',
 			messages: { values: [{ role: 'user', content: 'Hello from the editor check' }] },
 		},
-		variants: [{ label: 'default', expectVisible: ['model', 'messages', 'options'] }],
+		variants: [{ label: 'default', expectVisible: ['Model', 'Messages', 'Role', 'Content', 'Options'] }],
 	},
 	// The Video node, for example (one variant per family):
 	// {
