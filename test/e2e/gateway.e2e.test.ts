@@ -78,6 +78,8 @@ describe.each(N8N_LINES)('n8n line %s.x with the gateway simulator', (line) => {
 			const result = await running().testCredential(gateway('not-the-key'));
 			expect(result.status).toBe('Error');
 			expect([GATEWAY_401_MESSAGE, N8N_401_MESSAGE]).toContain(result.message);
+			// Which of the two this n8n line shows, for the record.
+			process.stderr.write(`[e2e] n8n line ${line}.x, wrong API key: "${result.message}"\n`);
 			expect(sim.requestsTo('GET', '/vendor-a/v1/videos/omni-video/')[0].headers.authorization).toBe(
 				'Bearer not-the-key',
 			);
