@@ -46,13 +46,16 @@ const PANEL_ERRORS = [
 //    that type checking does not depend on it being installed).
 interface Locator {
 	first(): Locator;
+	click(): Promise<void>;
+	fill(value: string): Promise<void>;
+	isVisible(): Promise<boolean>;
 	count(): Promise<number>;
 	waitFor(options: { state: 'visible' | 'attached'; timeout: number }): Promise<void>;
 	innerText(): Promise<string>;
 }
 interface Page {
 	goto(url: string, options?: { waitUntil: 'load' | 'networkidle' }): Promise<unknown>;
-	locator(selector: string): Locator;
+	locator(selector: string, options?: { hasText: string }): Locator;
 	screenshot(options: { path: string; fullPage?: boolean }): Promise<unknown>;
 	waitForLoadState(state: 'networkidle'): Promise<void>;
 	setViewportSize(size: { width: number; height: number }): Promise<void>;
@@ -149,6 +152,64 @@ async function checkPanel(page: Page, n8n: N8nInstance, node: EditorCheckNode, v
 	return problems.map((problem) => `n8n ${n8n.installation.version}, ${node.name} (${variant.label}): ${problem}`);
 }
 
+/**
+ * Adds the node to a workflow the way a user does: the canvas "+" button, a search for the
+ * node's name in the node panel, a click on the result. Fails when the node cannot be found or
+ * its panel does not open (or opens with an error).
+ */
+async function checkNodeCreator(page: Page, n8n: N8nInstance, node: EditorCheckNode): Promise<string[]> {
+	const problems: string[] = [];
+	const variant = node.variants[0];
+	await page.goto(`${n8n.baseUrl}/workflow/${workflowId(node, variant)}`, { waitUntil: 'load' });
+	try {
+		const plus = page.locator('[data-test-id="node-creator-plus-button"]').first();
+		await plus.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+		await plus.click();
+		const search = page.locator('[data-test-id="node-creator-search-bar"] input, input[data-test-id="node-creator-search-bar"]').first();
+		await search.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+		await search.fill(node.title);
+		const result = page.locator('[data-test-id="node-creator-item-name"]', { hasText: node.title }).first();
+		await result.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+		await page.screenshot({ path: join(SCREENSHOT_DIR, `n8n-${n8n.installation.version}-${node.name}-search.png`) });
+		await result.click();
+		// A node with operations lists its actions first; pick the first one.
+		const panel = page.locator('[data-test-id="node-parameters"]').first();
+		const action = page.locator('[data-test-id="node-creator"] [data-test-id="item-iterator-item"]').first();
+		for (let attempt = 0; attempt < 2 && !(await panel.isVisible()); attempt++) {
+			if (await action.isVisible()) await action.click();
+			await panel.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS / 2 }).catch(() => undefined);
+		}
+		await panel.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+		await page.waitForLoadState('networkidle');
+	} catch (error) {
+		const shot = join(SCREENSHOT_DIR, `n8n-${n8n.installation.version}-${node.name}-search-failed.png`);
+		await page.screenshot({ path: shot });
+		problems.push(
+			`adding it from the node panel failed (${await searchFindsBuiltInNode(page)}): ${
+				error instanceof Error ? error.message.split('\n')[0] : String(error)
+			}`,
+		);
+	}
+	const shot = join(SCREENSHOT_DIR, `n8n-${n8n.installation.version}-${node.name}-added.png`);
+	await page.screenshot({ path: shot });
+	const text = await page.locator('body').innerText();
+	for (const error of PANEL_ERRORS) if (text.includes(error)) problems.push(`the added node's panel shows "${error}"`);
+	process.stdout.write(`  ${problems.length ? 'FAIL' : 'ok  '} ${node.name} (added from the node panel) -> ${shot}\n`);
+	return problems.map((problem) => `n8n ${n8n.installation.version}, ${node.name}: ${problem}`);
+}
+
+/** Tells a broken search apart from a node the search does not list: does it find "Code"? */
+async function searchFindsBuiltInNode(page: Page): Promise<string> {
+	try {
+		const search = page.locator('[data-test-id="node-creator-search-bar"] input, input[data-test-id="node-creator-search-bar"]').first();
+		await search.fill('Code');
+		await page.locator('[data-test-id="node-creator-item-name"]', { hasText: 'Code' }).first().waitFor({ state: 'visible', timeout: 5000 });
+		return 'the same search finds n8n\'s own "Code" node';
+	} catch {
+		return 'the search does not find n8n\'s own "Code" node either';
+	}
+}
+
 async function checkLine(line: (typeof N8N_LINES)[number], tarball: string, sim: Parameters<typeof simulatorCredentials>[0]): Promise<string[]> {
 	const workflows = EDITOR_CHECK_NODES.flatMap((node) => node.variants.map((variant) => checkWorkflow(node, variant)));
 	const n8n = await startN8n({ line, packages: [tarball], credentials: simulatorCredentials(sim), workflows });
@@ -170,6 +231,7 @@ async function checkLine(line: (typeof N8N_LINES)[number], tarball: string, sim:
 		if (!login.ok()) throw new Error(`login answered ${login.status()}`);
 		const problems: string[] = [];
 		for (const node of EDITOR_CHECK_NODES) {
+			problems.push(...(await checkNodeCreator(page, n8n, node)));
 			for (const variant of node.variants) problems.push(...(await checkPanel(page, n8n, node, variant)));
 		}
 		return problems;
