@@ -56,7 +56,8 @@ interface Locator {
 interface Page {
 	goto(url: string, options?: { waitUntil: 'load' | 'networkidle' }): Promise<unknown>;
 	locator(selector: string, options?: { hasText: string }): Locator;
-	screenshot(options: { path: string; fullPage?: boolean }): Promise<unknown>;
+	/** animations 'disabled': finite CSS transitions (the panel fading in) are finished before the shot. */
+	screenshot(options: { path: string; animations: 'disabled' }): Promise<unknown>;
 	waitForLoadState(state: 'networkidle'): Promise<void>;
 	setViewportSize(size: { width: number; height: number }): Promise<void>;
 	request: { post(url: string, options: { data: unknown }): Promise<{ ok(): boolean; status(): number }> };
@@ -132,7 +133,7 @@ async function checkPanel(page: Page, n8n: N8nInstance, node: EditorCheckNode, v
 		problems.push('the node panel did not open');
 	}
 	const shot = join(SCREENSHOT_DIR, `n8n-${n8n.installation.version}-${node.name}-${variant.label}.png`);
-	await page.screenshot({ path: shot });
+	await page.screenshot({ path: shot, animations: 'disabled' });
 
 	const text = await page.locator('body').innerText();
 	for (const error of PANEL_ERRORS) if (text.includes(error)) problems.push(`the panel shows "${error}"`);
@@ -170,7 +171,7 @@ async function checkNodeCreator(page: Page, n8n: N8nInstance, node: EditorCheckN
 		await search.fill(node.title);
 		const result = page.locator('[data-test-id="node-creator-item-name"]', { hasText: node.title }).first();
 		await result.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
-		await page.screenshot({ path: join(SCREENSHOT_DIR, `n8n-${n8n.installation.version}-${node.name}-search.png`) });
+		await page.screenshot({ path: join(SCREENSHOT_DIR, `n8n-${n8n.installation.version}-${node.name}-search.png`), animations: 'disabled' });
 		await result.click();
 		// A node with operations lists its actions first; pick the first one.
 		const panel = page.locator('[data-test-id="node-parameters"]').first();
@@ -183,7 +184,7 @@ async function checkNodeCreator(page: Page, n8n: N8nInstance, node: EditorCheckN
 		await page.waitForLoadState('networkidle');
 	} catch (error) {
 		const shot = join(SCREENSHOT_DIR, `n8n-${n8n.installation.version}-${node.name}-search-failed.png`);
-		await page.screenshot({ path: shot });
+		await page.screenshot({ path: shot, animations: 'disabled' });
 		problems.push(
 			`adding it from the node panel failed (${await searchFindsBuiltInNode(page)}): ${
 				error instanceof Error ? error.message.split('\n')[0] : String(error)
@@ -191,7 +192,7 @@ async function checkNodeCreator(page: Page, n8n: N8nInstance, node: EditorCheckN
 		);
 	}
 	const shot = join(SCREENSHOT_DIR, `n8n-${n8n.installation.version}-${node.name}-added.png`);
-	await page.screenshot({ path: shot });
+	await page.screenshot({ path: shot, animations: 'disabled' });
 	const text = await page.locator('body').innerText();
 	for (const error of PANEL_ERRORS) if (text.includes(error)) problems.push(`the added node's panel shows "${error}"`);
 	process.stdout.write(`  ${problems.length ? 'FAIL' : 'ok  '} ${node.name} (added from the node panel) -> ${shot}\n`);
