@@ -5,6 +5,7 @@
 #
 #   scripts/e2e/run.sh                 # both lines
 #   MG_E2E_LINES=2 scripts/e2e/run.sh  # one line; extra arguments go to jest
+#   MG_E2E_BROWSER=0 scripts/e2e/run.sh  # without the editor browser check
 set -euo pipefail
 
 cd "$(dirname "$0")/../.."
@@ -63,6 +64,17 @@ for line in $lines; do
 		failed=1
 	fi
 done
+
+# The editor in a real browser (headless Chromium), on the same lines. MG_E2E_BROWSER=0 skips it.
+if [[ "${MG_E2E_BROWSER:-1}" != 0 ]]; then
+	begin 'editor browser check'
+	if MG_E2E_LINES="$lines" bash scripts/e2e/browser-check.sh; then
+		record 'editor browser check' ok
+	else
+		record 'editor browser check' FAILED
+		failed=1
+	fi
+fi
 
 stray="$(leftover_processes | tr '\n' ' ')"
 if [[ -n "${stray// /}" ]]; then

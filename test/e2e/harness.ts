@@ -13,13 +13,24 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
-import { basename, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 
 const execFileAsync = promisify(execFile);
 
-export const REPO_ROOT = resolve(__dirname, '../..');
-const SUPERVISOR = join(__dirname, 'n8n-supervisor.js');
+/**
+ * The repository root, found from this file whether it runs as TypeScript (jest, test/e2e) or
+ * compiled to .build/test/e2e (the "try it" command).
+ */
+export const REPO_ROOT = findRepoRoot(__dirname);
+const SUPERVISOR = join(REPO_ROOT, 'test', 'e2e', 'n8n-supervisor.js');
+
+function findRepoRoot(from: string): string {
+	for (let dir = from; dir !== dirname(dir); dir = dirname(dir)) {
+		if (existsSync(join(dir, 'package.json')) && existsSync(join(dir, 'test', 'e2e', 'n8n-supervisor.js'))) return dir;
+	}
+	throw new Error(`no repository root above ${from}`);
+}
 
 /** The n8n versions per line. Keep in sync with scripts/e2e/install-n8n.sh. */
 export const N8N_VERSIONS = { 1: '1.123.81', 2: '2.41.1' } as const;
@@ -35,7 +46,8 @@ export const N8N_LINES: N8nLine[] = (process.env.MG_E2E_LINES ?? '1 2')
 
 const CACHE_DIR = process.env.MG_E2E_CACHE ?? join(homedir(), '.cache', 'n8n-nodes-model-gateway');
 
-const OWNER = {
+/** The owner account every started n8n gets (the "try it" command prints it as the login). */
+export const N8N_OWNER = {
 	email: 'e2e-owner@example.com',
 	firstName: 'End',
 	lastName: 'ToEnd',
@@ -78,8 +90,16 @@ export interface CredentialJson {
 	data: JsonObject;
 }
 
+/** Binary metadata as stored in an execution (the bytes themselves stay in n8n's binary store). */
+export interface BinaryMetadata {
+	mimeType: string;
+	fileName?: string;
+	fileSize?: string;
+	fileExtension?: string;
+}
+
 export interface NodeRun {
-	data?: { main?: Array<Array<{ json: JsonObject }> | null> };
+	data?: { main?: Array<Array<{ json: JsonObject; binary?: Record<string, BinaryMetadata> }> | null> };
 	error?: { message: string };
 }
 
@@ -258,12 +278,14 @@ export interface StartOptions {
 	workflows?: WorkflowJson[];
 	/** Extra environment for n8n. */
 	env?: Record<string, string>;
+	/** Port for the editor and REST API (default: a free one). */
+	port?: number;
 }
 
 export async function startN8n(options: StartOptions): Promise<N8nInstance> {
 	const installation = findInstallation(options.line);
 	const userFolder = mkdtempSync(join(process.env.MG_E2E_RUN_DIR ?? tmpdir(), `n8n-${installation.version}-`));
-	const port = await freePort();
+	const port = options.port ?? (await freePort());
 	const env = n8nEnv(installation, userFolder, port, await freePort(), options.env);
 
 	const timings = new PhaseTimer();
@@ -470,7 +492,7 @@ export class N8nInstance {
 	}
 
 	async setUpOwnerAndApiKey(): Promise<void> {
-		await this.rest('POST', '/owner/setup', OWNER);
+		await this.rest('POST', '/owner/setup', N8N_OWNER);
 		await this.login();
 		// An owner may grant a key every scope their role has.
 		const scopes = await this.rest<string[]>('GET', '/api-keys/scopes');
@@ -484,7 +506,7 @@ export class N8nInstance {
 
 	private async login(): Promise<void> {
 		const response = await this.http('POST', '/rest/login', {
-			body: { emailOrLdapLoginId: OWNER.email, password: OWNER.password },
+			body: { emailOrLdapLoginId: N8N_OWNER.email, password: N8N_OWNER.password },
 		});
 		this.expectOk(response, 'POST /rest/login');
 		const cookie = response.headers.getSetCookie().find((c) => c.startsWith('n8n-auth='));
@@ -561,6 +583,15 @@ export class N8nInstance {
 		if (!started.executionId) throw this.failure(`workflow ${workflowId} did not start: ${JSON.stringify(started)}`);
 		const execution = await this.waitForExecution(started.executionId);
 		return { executionId: started.executionId, execution };
+	}
+
+	/**
+	 * Tests credential data the way the editor's "Test" button does (`POST /rest/credentials/test`,
+	 * same body in 1.x and 2.x). The credential must be stored (its id); `data` replaces the
+	 * stored values for this test only.
+	 */
+	async testCredential(credential: CredentialJson): Promise<{ status: 'OK' | 'Error'; message: string }> {
+		return await this.rest('POST', '/credentials/test', { credentials: credential });
 	}
 
 	/** Activates a workflow so its production webhooks and triggers listen (2.x: "publish"). */
@@ -667,6 +698,17 @@ function normalizeExecution(execution: Execution): Execution {
 }
 
 /** The JSON of the items a node put out (last run, given output). */
+/** The binary metadata of each item a node output. */
+export function nodeBinaryOutput(
+	execution: Execution,
+	nodeName: string,
+	outputIndex = 0,
+): Array<Record<string, BinaryMetadata>> {
+	const runs = execution.data?.resultData.runData[nodeName] ?? [];
+	const run = runs[runs.length - 1];
+	return (run?.data?.main?.[outputIndex] ?? []).map((item) => item.binary ?? {});
+}
+
 export function nodeOutput(execution: Execution, nodeName: string, outputIndex = 0): JsonObject[] {
 	const runs = execution.data?.resultData.runData[nodeName];
 	if (!runs?.length) {

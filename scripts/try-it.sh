@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# "Try it": on a fresh clone, installs what is needed (npm ci, n8n 1.x into the cache outside the
+# source tree), builds, and runs the gateway simulator plus real n8n with this package installed,
+# the simulator credentials and every example workflow imported. Prints the editor URL and login;
+# Ctrl-C stops both.
+#
+#   npm run try-it                       # n8n on http://127.0.0.1:5678, simulator on 5680/5681
+#   TRY_IT_N8N_PORT=5690 npm run try-it  # other ports: TRY_IT_N8N_PORT, SIM_PORT, SIM_IDENTITY_PORT
+#   TRY_IT_N8N_LINE=2 npm run try-it     # n8n 2.x on Node 24 instead
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+step() { printf '\n=== try-it: %s\n' "$*"; }
+
+if [[ ! -x node_modules/.bin/tsc ]]; then
+	step 'installing the project (npm ci)'
+	npm ci --no-audit --no-fund
+fi
+
+line="${TRY_IT_N8N_LINE:-1}"
+step "installing n8n line $line.x (first time: a few minutes)"
+bash scripts/e2e/install-n8n.sh "$line"
+
+step 'building the package'
+npm run build --silent
+# tsc still emits JavaScript when an unrelated test file has type errors; the try-it entry point
+# is checked by the test command.
+npx tsc -p tsconfig.test.json || echo 'try-it: type errors above (continuing with the emitted JavaScript)' >&2
+
+step 'starting the simulator and n8n'
+exec node .build/test/e2e/try-it.js

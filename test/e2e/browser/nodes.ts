@@ -1,0 +1,86 @@
+/**
+ * What the editor check opens: every node of the package, optionally in several parameter
+ * variants (for example the Video node once per family). Add a node or a variant here.
+ */
+import type { JsonObject } from '../harness';
+
+export interface NodeVariant {
+	/** Used in the screenshot name. */
+	label: string;
+	/** Parameters merged over the node's `parameters`. */
+	parameters?: JsonObject;
+	/**
+	 * Parameter labels (display names) that must be on the panel, each as a line of its own.
+	 * Labels, not names: collections and fixed collections carry no per-name test id in the editor.
+	 */
+	expectVisible?: string[];
+	/** Parameter labels that must NOT be on the panel (hidden for this variant). */
+	expectHidden?: string[];
+}
+
+export interface EditorCheckNode {
+	/** The node's `description.name` (the type is `n8n-nodes-model-gateway.<name>`). */
+	name: string;
+	typeVersion: number;
+	/** The node's name on the canvas (its default name, as a user would see it). */
+	title: string;
+	/** Which credential type the node uses, so the panel shows a selected credential. */
+	credential: 'gateway' | 'assetReview';
+	parameters: JsonObject;
+	/** At least one; the node is opened once per variant. */
+	variants: NodeVariant[];
+}
+
+export const EDITOR_CHECK_NODES: EditorCheckNode[] = [
+	{
+		name: 'modelGatewayChat',
+		typeVersion: 1,
+		title: 'Model Gateway Chat',
+		credential: 'gateway',
+		parameters: {
+			model: 'gpt-4o-mini',
+			messages: { values: [{ role: 'user', content: 'Hello from the editor check' }] },
+		},
+		variants: [{ label: 'default', expectVisible: ['Model', 'Messages', 'Role', 'Content', 'Options'] }],
+	},
+	{
+		name: 'modelGatewayResponses',
+		typeVersion: 1,
+		title: 'Model Gateway Responses',
+		credential: 'gateway',
+		parameters: { model: 'gpt-4.1-mini', inputMode: 'text', input: 'Hello from the editor check' },
+		variants: [{ label: 'default', expectVisible: ['Model', 'Input Type', 'Simplify Output', 'Options'] }],
+	},
+	{
+		name: 'modelGatewayImageEdit',
+		typeVersion: 1,
+		title: 'Model Gateway Image Edit',
+		credential: 'gateway',
+		parameters: { model: 'qwen-image-edit', prompt: 'Make the sky purple' },
+		variants: [{ label: 'default', expectVisible: ['Model', 'Prompt', 'Images', 'Options'] }],
+	},
+	{
+		name: 'modelGatewayAssetReview',
+		typeVersion: 1,
+		title: 'Model Gateway Asset Review',
+		credential: 'assetReview',
+		parameters: {},
+		variants: [{ label: 'default', expectVisible: ['Asset URLs From', 'Asset Type', 'Output One Item per Asset'] }],
+	},
+	{
+		name: 'modelGatewayVideo',
+		typeVersion: 1,
+		title: 'Model Gateway Video',
+		credential: 'gateway',
+		parameters: { operation: 'create', model: 'video-model-1' },
+		// One variant per family: each shows its own fields and none of the others'.
+		variants: [
+			{ label: 'taskS', parameters: { family: 'taskS' }, expectVisible: ['Content', 'Video Options'], expectHidden: ['Endpoint', 'Instances'] },
+			{ label: 'familyA', parameters: { family: 'familyA' }, expectVisible: ['Endpoint', 'Prompt', 'Video Options'], expectHidden: ['Content', 'Instances'] },
+			{ label: 'generic', parameters: { family: 'generic' }, expectVisible: ['Prompt', 'Video Options'], expectHidden: ['Endpoint', 'Content', 'Instances'] },
+			{ label: 'familyB', parameters: { family: 'familyB' }, expectVisible: ['Prompt', 'Video Options'], expectHidden: ['Endpoint', 'Content', 'Instances'] },
+			{ label: 'familyC', parameters: { family: 'familyC' }, expectVisible: ['Prompt', 'Video Options'], expectHidden: ['Endpoint', 'Content', 'Instances'] },
+			{ label: 'longRunning', parameters: { family: 'longRunning' }, expectVisible: ['Instances', 'Parameters'], expectHidden: ['Endpoint', 'Content', 'Video Options'] },
+		],
+	},
+];

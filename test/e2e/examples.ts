@@ -1,0 +1,52 @@
+/**
+ * The example workflows users import (examples/*.json) and the credentials they reference.
+ * The end-to-end suite and the "try it" command both use these, so the examples never rot.
+ */
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { REPO_ROOT, loadWorkflow, type CredentialJson, type WorkflowJson } from './harness';
+
+export const EXAMPLES_DIR = join(REPO_ROOT, 'examples');
+
+/**
+ * Credential ids and names the examples reference. n8n matches an imported workflow's
+ * credential by id first, then by name, so a user who created their own credentials under these
+ * names gets them wired up too.
+ */
+export const EXAMPLE_CREDENTIALS = {
+	gateway: { id: 'mgSimulatorApi001', name: 'Model Gateway (simulator)', type: 'modelGatewayApi' },
+	assetReview: {
+		id: 'mgSimulatorReview1',
+		name: 'Model Gateway Asset Review (simulator)',
+		type: 'modelGatewayAssetReviewApi',
+	},
+} as const;
+
+export interface SimulatorEndpoints {
+	baseUrl: string;
+	identityUrl: string;
+	apiKey: string;
+	accessToken: string;
+}
+
+/** Both credentials, pointing at a running gateway simulator. */
+export function simulatorCredentials(sim: SimulatorEndpoints): CredentialJson[] {
+	return [
+		{ ...EXAMPLE_CREDENTIALS.gateway, data: { baseUrl: sim.baseUrl, apiKey: sim.apiKey } },
+		{ ...EXAMPLE_CREDENTIALS.assetReview, data: { identityUrl: sim.identityUrl, accessToken: sim.accessToken } },
+	];
+}
+
+/** The workflow id an example gets: `example` + its file name's letters and digits. */
+export function exampleWorkflowId(fileName: string): string {
+	return `example${fileName.replace(/\.json$/, '').replace(/[^A-Za-z0-9]/g, '')}`;
+}
+
+/** Every examples/*.json, with its fixed id. */
+export function loadExamples(): WorkflowJson[] {
+	return readdirSync(EXAMPLES_DIR)
+		.filter((file) => file.endsWith('.json'))
+		.sort()
+		.map((file) => loadWorkflow(join(EXAMPLES_DIR, file), exampleWorkflowId(file)));
+}

@@ -1,0 +1,200 @@
+/**
+ * The package inside real n8n against the gateway simulator: credential tests through n8n's own
+ * "Test" endpoint, and every example workflow users import (examples/*.json), run as shipped.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { startSimulator, type Simulator } from '../simulator';
+import { EXAMPLE_CREDENTIALS, exampleWorkflowId, loadExamples, simulatorCredentials } from './examples';
+import { N8N_LINES, nodeBinaryOutput, nodeOutput, packPackage, startN8n, type N8nInstance, type PackedPackage } from './harness';
+
+/** The messages of the credentials' 401 rules (credentials/*.credentials.ts). */
+const GATEWAY_401_MESSAGE = 'Invalid API key: the gateway answered 401 Unauthorized';
+const ASSET_REVIEW_401_MESSAGE = 'Invalid access token: the identity host answered 401 Unauthorized';
+/**
+ * What real n8n 1.123 shows instead (measured; 2.41 shows the rules' messages): its credential
+ * tester only applies `responseCode` rules when the request error carries `cause.response`, and
+ * the 401 error reaching it there does not, so it falls back to the NodeApiError's own 401 text.
+ */
+const N8N_401_MESSAGE = 'Authorization failed - please check your credentials';
+
+let sim: Simulator;
+let packDir: string;
+let gatewayPackage: PackedPackage;
+
+beforeAll(async () => {
+	sim = await startSimulator({ queuedMs: 50, runningMs: 100 });
+	packDir = mkdtempSync(join(process.env.MG_E2E_RUN_DIR ?? tmpdir(), 'mg-e2e-pack-'));
+	gatewayPackage = await packPackage(packDir);
+});
+
+afterAll(async () => {
+	await sim?.close();
+	if (packDir) rmSync(packDir, { recursive: true, force: true });
+});
+
+describe.each(N8N_LINES)('n8n line %s.x with the gateway simulator', (line) => {
+	let n8n: N8nInstance | undefined;
+
+	beforeAll(async () => {
+		n8n = await startN8n({
+			line,
+			packages: [gatewayPackage.tarball],
+			credentials: simulatorCredentials(sim),
+			workflows: loadExamples(),
+		});
+	});
+
+	afterAll(async () => {
+		await n8n?.stop();
+	});
+
+	beforeEach(() => sim.reset());
+
+	function running(): N8nInstance {
+		if (!n8n) throw new Error('n8n did not start');
+		return n8n;
+	}
+
+	describe('credential test (the editor’s "Test" button)', () => {
+		const gateway = (apiKey: string) => ({
+			...EXAMPLE_CREDENTIALS.gateway,
+			data: { baseUrl: `${sim.baseUrl}/`, apiKey },
+		});
+		const assetReview = (accessToken: string) => ({
+			...EXAMPLE_CREDENTIALS.assetReview,
+			data: { identityUrl: sim.identityUrl, accessToken },
+		});
+
+		test('a good API key passes', async () => {
+			await expect(running().testCredential(gateway(sim.apiKey))).resolves.toMatchObject({ status: 'OK' });
+			const [request] = sim.requestsTo('GET', '/vendor-a/v1/videos/omni-video/');
+			expect(request.headers.authorization).toBe(`Bearer ${sim.apiKey}`);
+		});
+
+		test('a wrong API key fails with a clear message', async () => {
+			const result = await running().testCredential(gateway('not-the-key'));
+			expect(result.status).toBe('Error');
+			expect(result.message).toBe(line === 1 ? N8N_401_MESSAGE : GATEWAY_401_MESSAGE);
+			expect(sim.requestsTo('GET', '/vendor-a/v1/videos/omni-video/')[0].headers.authorization).toBe(
+				'Bearer not-the-key',
+			);
+		});
+
+		test('a good asset review token passes', async () => {
+			await expect(running().testCredential(assetReview(sim.accessToken))).resolves.toMatchObject({ status: 'OK' });
+			const [request] = sim.requestsTo('POST', '/api/overseas/asset/upload/sync');
+			expect(request.headers['x-access-token']).toBe(sim.accessToken);
+			expect(request.body).toEqual({ images: [] });
+		});
+
+		test('a wrong asset review token fails with a clear message', async () => {
+			const result = await running().testCredential(assetReview('not-the-token'));
+			expect(result.status).toBe('Error');
+			expect(result.message).toBe(line === 1 ? N8N_401_MESSAGE : ASSET_REVIEW_401_MESSAGE);
+			expect(sim.requestsTo('POST', '/api/overseas/asset/upload/sync')[0].headers['x-access-token']).toBe(
+				'not-the-token',
+			);
+		});
+	});
+
+	describe('example workflows (examples/*.json, as shipped)', () => {
+		test('chat.json answers through the gateway', async () => {
+			const { execution } = await running().runManualWorkflow(exampleWorkflowId('chat.json'));
+
+			expect(execution.status).toBe('success');
+			const [answer] = nodeOutput(execution, 'Model Gateway Chat');
+			expect(answer).toMatchObject({
+				content: 'Echo: Write one sentence about the sea.',
+				finishReason: 'stop',
+				model: 'gpt-4o-mini',
+			});
+			const requests = sim.requestsTo('POST', '/v1/chat/completions');
+			expect(requests).toHaveLength(1);
+			expect(requests[0].headers.authorization).toBe(`Bearer ${sim.apiKey}`);
+			expect(requests[0].body).toMatchObject({
+				model: 'gpt-4o-mini',
+				messages: [
+					{ role: 'system', content: 'You are a concise assistant.' },
+					{ role: 'user', content: 'Write one sentence about the sea.' },
+				],
+				temperature: 0.7,
+			});
+			expect(answer.traceId).toBe(requests[0].headers['x-trace-id']);
+		});
+
+		test('responses-chaining.json continues the first response with previous_response_id', async () => {
+			const { execution } = await running().runManualWorkflow(exampleWorkflowId('responses-chaining.json'));
+
+			expect(execution.status).toBe('success');
+			const [first] = nodeOutput(execution, 'First Response');
+			const [followUp] = nodeOutput(execution, 'Follow-up Response');
+			const requests = sim.requestsTo('POST', '/v1/responses');
+			expect(requests).toHaveLength(2);
+			expect(requests[1].body).toMatchObject({ previous_response_id: first.id });
+			expect(followUp.outputText).toBe(`Echo: Which number did I ask you to remember? (after ${String(first.id)})`);
+		});
+
+		test('image-edit.json sends the binary image as base64 and returns the edit as binary', async () => {
+			const { execution } = await running().runManualWorkflow(exampleWorkflowId('image-edit.json'));
+
+			expect(execution.status).toBe('success');
+			const [request] = sim.requestsTo('POST', '/v1/images/edits');
+			expect(request.body).toMatchObject({ model: 'qwen-image-edit', prompt: 'Make the sky purple', size: '2K' });
+			expect((request.body as { image: string[] }).image[0]).toMatch(/^data:image\/png;base64,iVBORw0KGgo/);
+			const [edited] = nodeOutput(execution, 'Model Gateway Image Edit');
+			expect(edited).toMatchObject({ revised_prompt: expect.any(String) });
+			const [binary] = nodeBinaryOutput(execution, 'Model Gateway Image Edit');
+			expect(binary.data).toMatchObject({ mimeType: 'image/png' });
+		});
+
+		test('video-batch.json creates 20 tasks, each once, and reads them back paired with their rows', async () => {
+			const { execution } = await running().runManualWorkflow(exampleWorkflowId('video-batch.json'));
+
+			expect(execution.status).toBe('success');
+			const creates = sim.requestsTo('POST', '/v1/videos');
+			expect(creates).toHaveLength(20);
+			expect(new Set(creates.map((request) => (request.body as { prompt: string }).prompt)).size).toBe(20);
+			const created = nodeOutput(execution, 'Create Video Tasks');
+			const statuses = nodeOutput(execution, 'Get Status');
+			expect(statuses).toHaveLength(20);
+			statuses.forEach((task, index) => {
+				expect(task).toMatchObject({ family: 'generic', taskId: created[index].taskId, status: 'succeeded', done: true });
+				expect(task.videoUrl).toEqual(expect.stringContaining('/files/'));
+			});
+		});
+
+		test('video-all-families.json creates and reads a task in every family (long-running video as binary)', async () => {
+			const { execution } = await running().runManualWorkflow(exampleWorkflowId('video-all-families.json'));
+
+			expect(execution.status).toBe('success');
+			const families = { 'Task Family S': 'taskS', 'Family A': 'familyA', Generic: 'generic', 'Family B': 'familyB', 'Family C': 'familyC', 'Long-Running': 'longRunning' };
+			for (const [label, family] of Object.entries(families)) {
+				const [task] = nodeOutput(execution, `Get Status (${label})`);
+				expect(task).toMatchObject({ family, status: 'succeeded', done: true, error: null });
+			}
+			const [longRunningBinary] = nodeBinaryOutput(execution, 'Get Status (Long-Running)');
+			expect(longRunningBinary.data).toMatchObject({ mimeType: 'video/mp4' });
+			expect(sim.requestsTo('POST', '/v1/task/create')).toHaveLength(1);
+			expect(sim.requestsTo('POST', '/vendor-a/v1/videos/omni-video')).toHaveLength(1);
+		});
+
+		test('asset-review-routing.json reviews all URLs in one request and routes passed and rejected assets', async () => {
+			const { execution } = await running().runManualWorkflow(exampleWorkflowId('asset-review-routing.json'));
+
+			expect(execution.status).toBe('success');
+			const [request] = sim.requestsTo('POST', '/api/overseas/asset/upload/sync');
+			expect(sim.requestsTo('POST', '/api/overseas/asset/upload/sync')).toHaveLength(1);
+			expect((request.body as { images: string[] }).images).toHaveLength(3);
+			expect(request.headers.authorization).toBeUndefined();
+			const passed = nodeOutput(execution, 'Passed');
+			const rejected = nodeOutput(execution, 'Rejected');
+			expect(passed.map((asset) => asset.asset_url ?? asset.source_url)).toHaveLength(2);
+			expect(rejected).toHaveLength(1);
+			expect(rejected[0]).toMatchObject({ passed: false });
+			expect(String(rejected[0].error_code)).not.toBe('');
+		});
+	});
+});

@@ -1,0 +1,106 @@
+/**
+ * The "try it" command (scripts/try-it.sh runs this compiled, from .build/test/e2e/try-it.js):
+ * starts the gateway simulator and a real n8n 1.x with this package installed as a community
+ * package, the simulator credentials and every example workflow imported, and an owner account;
+ * prints the editor URL and login, and stops both on Ctrl-C / SIGTERM.
+ *
+ * Ports (127.0.0.1 only): TRY_IT_N8N_PORT (5678), SIM_PORT (5680), SIM_IDENTITY_PORT (5681).
+ * Task durations of the simulator: SIM_QUEUED_MS (1000), SIM_RUNNING_MS (3000).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { startSimulator, type Simulator } from '../simulator';
+import { loadExamples, simulatorCredentials } from './examples';
+import { N8N_OWNER, N8N_VERSIONS, packPackage, startN8n, type N8nInstance, type N8nLine } from './harness';
+
+function numberFromEnv(name: string, fallback: number): number {
+	const raw = process.env[name];
+	if (raw === undefined || raw === '') return fallback;
+	const value = Number(raw);
+	if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a whole number, got "${raw}"`);
+	return value;
+}
+
+/** Fails early with a clear message instead of n8n's or the simulator's EADDRINUSE. */
+async function assertPortFree(port: number, what: string): Promise<void> {
+	const server = createServer();
+	await new Promise<void>((resolveListen, reject) => {
+		server.once('error', () =>
+			reject(new Error(`port ${port} (${what}) is in use: stop what runs there or choose another port (see scripts/try-it.sh)`)),
+		);
+		server.listen(port, '127.0.0.1', resolveListen);
+	});
+	await new Promise<void>((resolveClose) => server.close(() => resolveClose()));
+}
+
+async function main(): Promise<void> {
+	const line = numberFromEnv('TRY_IT_N8N_LINE', 1) as N8nLine;
+	if (!(line in N8N_VERSIONS)) throw new Error(`TRY_IT_N8N_LINE must be 1 or 2`);
+	const n8nPort = numberFromEnv('TRY_IT_N8N_PORT', 5678);
+	const simPort = numberFromEnv('SIM_PORT', 5680);
+	const identityPort = numberFromEnv('SIM_IDENTITY_PORT', 5681);
+	await assertPortFree(n8nPort, 'n8n');
+	await assertPortFree(simPort, 'simulator');
+	await assertPortFree(identityPort, 'simulator identity host');
+
+	let sim: Simulator | undefined;
+	let n8n: N8nInstance | undefined;
+	const packDir = mkdtempSync(join(tmpdir(), 'mg-try-it-pack-'));
+	let stopping: Promise<void> | undefined;
+	const stop = (): Promise<void> =>
+		(stopping ??= (async () => {
+			process.stdout.write('\nStopping n8n and the simulator...\n');
+			await n8n?.stop();
+			await sim?.close();
+			rmSync(packDir, { recursive: true, force: true });
+		})());
+	process.once('SIGINT', () => void stop().then(() => process.exit(0)));
+	process.once('SIGTERM', () => void stop().then(() => process.exit(0)));
+
+	try {
+		sim = await startSimulator({
+			port: simPort,
+			identityPort,
+			queuedMs: numberFromEnv('SIM_QUEUED_MS', 1000),
+			runningMs: numberFromEnv('SIM_RUNNING_MS', 3000),
+		});
+		process.stdout.write(`Gateway simulator on ${sim.baseUrl} (identity host ${sim.identityUrl})\n`);
+		const { tarball } = await packPackage(packDir);
+		const workflows = loadExamples();
+		process.stdout.write(`Starting n8n ${N8N_VERSIONS[line]} with the package and ${workflows.length} example workflow(s)...\n`);
+		n8n = await startN8n({
+			line,
+			port: n8nPort,
+			packages: [tarball],
+			credentials: simulatorCredentials(sim),
+			workflows,
+		});
+	} catch (error) {
+		await stop();
+		throw error;
+	}
+
+	process.stdout.write(
+		[
+			'',
+			'  n8n is ready with the Model Gateway nodes:',
+			`    Editor:    ${n8n.baseUrl}/home/workflows`,
+			`    Email:     ${N8N_OWNER.email}`,
+			`    Password:  ${N8N_OWNER.password}`,
+			'',
+			'  The "Model Gateway (simulator)" credentials point at the local simulator; open a',
+			'  "Model Gateway: ..." workflow and click "Execute workflow".',
+			`  n8n's log: ${n8n.logFile}`,
+			'  Everything is thrown away when you stop: press Ctrl-C.',
+			'',
+		].join('\n'),
+	);
+}
+
+main().catch((error: unknown) => {
+	process.stderr.write(`try-it: ${error instanceof Error ? error.message : String(error)}\n`);
+	process.exit(1);
+});
