@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# "Try it": on a fresh clone, installs what is needed (npm ci, n8n 1.x into the cache outside the
+# "Try it": on a fresh clone, installs what is needed (npm install, n8n 1.x into the cache outside the
 # source tree), builds, and runs the gateway simulator plus real n8n with this package installed,
 # the simulator credentials and every example workflow imported. Prints the editor URL and login;
 # Ctrl-C stops both.
@@ -12,9 +12,10 @@ cd "$(dirname "$0")/.."
 
 step() { printf '\n=== try-it: %s\n' "$*"; }
 
-if [[ ! -x node_modules/.bin/tsc ]]; then
-	step 'installing the project (npm ci)'
-	npm ci --no-audit --no-fund
+# `npm install` follows package-lock.json (npm 11's `ci` rejects it: see scripts/test-all.sh).
+if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+	step 'installing the project (npm install from package-lock.json)'
+	npm install --no-audit --no-fund
 fi
 
 line="${TRY_IT_N8N_LINE:-1}"

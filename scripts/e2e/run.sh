@@ -22,7 +22,7 @@ summary() {
 }
 trap summary EXIT
 
-[[ -x node_modules/.bin/jest ]] || { echo "node_modules is missing: run npm ci first" >&2; exit 1; }
+[[ -x node_modules/.bin/jest ]] || { echo "node_modules is missing: run npm install first" >&2; exit 1; }
 
 for line in $lines; do
 	begin "install n8n line $line.x"
