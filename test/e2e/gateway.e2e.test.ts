@@ -8,7 +8,7 @@ import { join } from 'node:path';
 
 import { startSimulator, type Simulator } from '../simulator';
 import { EXAMPLE_CREDENTIALS, exampleWorkflowId, loadExamples, simulatorCredentials } from './examples';
-import { N8N_LINES, nodeBinaryOutput, nodeOutput, packPackage, startN8n, type N8nInstance, type PackedPackage } from './harness';
+import { N8N_LINES, loadWorkflow, nodeBinaryOutput, nodeOutput, packPackage, startN8n, type N8nInstance, type PackedPackage } from './harness';
 
 /** The messages of the credentials' 401 rules (credentials/*.credentials.ts). */
 const GATEWAY_401_MESSAGE = 'Invalid API key: the gateway answered 401 Unauthorized';
@@ -43,7 +43,7 @@ describe.each(N8N_LINES)('n8n line %s.x with the gateway simulator', (line) => {
 			line,
 			packages: [gatewayPackage.tarball],
 			credentials: simulatorCredentials(sim),
-			workflows: loadExamples(),
+			workflows: [...loadExamples(), loadWorkflow(join(__dirname, 'workflows', 'chat-streamed.json'), 'chatstreamed')],
 		});
 	});
 
@@ -123,6 +123,20 @@ describe.each(N8N_LINES)('n8n line %s.x with the gateway simulator', (line) => {
 				temperature: 0.7,
 			});
 			expect(answer.traceId).toBe(requests[0].headers['x-trace-id']);
+		});
+
+		test('a streamed chat with tools returns the same aggregate as a plain call: merged tool-call fragments and usage', async () => {
+			const { execution } = await running().runManualWorkflow('chatstreamed');
+
+			expect(execution.status).toBe('success');
+			const [request] = sim.requestsTo('POST', '/v1/chat/completions');
+			expect(request.body).toMatchObject({ stream: true, stream_options: { include_usage: true } });
+			const [answer] = nodeOutput(execution, 'Streamed Chat');
+			expect(answer).toMatchObject({
+				finishReason: 'tool_calls',
+				toolCalls: [{ type: 'function', function: { name: 'get_weather', arguments: { city: 'Paris' } } }],
+				usage: { total_tokens: expect.any(Number) },
+			});
 		});
 
 		test('responses-chaining.json continues the first response with previous_response_id', async () => {
