@@ -134,7 +134,7 @@ describe.each(N8N_LINES)('n8n line %s.x with the gateway simulator', (line) => {
 			const [answer] = nodeOutput(execution, 'Streamed Chat');
 			expect(answer).toMatchObject({
 				finishReason: 'tool_calls',
-				toolCalls: [{ type: 'function', function: { name: 'get_weather', arguments: { city: 'Paris' } } }],
+				toolCalls: [{ type: 'function', name: 'get_weather', arguments: { city: 'Paris' } }],
 				usage: { total_tokens: expect.any(Number) },
 			});
 		});
