@@ -1,6 +1,7 @@
 /**
  * The package inside real n8n against the gateway simulator: credential tests through n8n's own
- * "Test" endpoint, and every example workflow users import (examples/*.json), run as shipped.
+ * "Test" endpoint, every example workflow users import (examples/*.json), run as shipped, and
+ * n8n's AI Agent (with its OpenAI Chat Model pointed at the simulator) using our Chat node as a tool.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,6 +20,12 @@ const ASSET_REVIEW_401_MESSAGE = 'Invalid access token: the identity host answer
  * the 401 error reaching it there does not, so it falls back to the NodeApiError's own 401 text.
  */
 const N8N_401_MESSAGE = 'Authorization failed - please check your credentials';
+
+/**
+ * n8n's own OpenAI credential (n8n-nodes-base `openAiApi`, field `url` on both lines) pointed at
+ * the simulator, for the AI Agent's chat model. The simulator accepts only its one API key.
+ */
+const OPENAI_SIMULATOR_CREDENTIAL = { id: 'mgSimulatorOpenAi1', name: 'OpenAI (simulator)', type: 'openAiApi' } as const;
 
 let sim: Simulator;
 let packDir: string;
@@ -42,8 +49,15 @@ describe.each(N8N_LINES)('n8n line %s.x with the gateway simulator', (line) => {
 		n8n = await startN8n({
 			line,
 			packages: [gatewayPackage.tarball],
-			credentials: simulatorCredentials(sim),
-			workflows: [...loadExamples(), loadWorkflow(join(__dirname, 'workflows', 'chat-streamed.json'), 'chatstreamed')],
+			credentials: [
+				...simulatorCredentials(sim),
+				{ ...OPENAI_SIMULATOR_CREDENTIAL, data: { apiKey: sim.apiKey, url: `${sim.baseUrl}/v1` } },
+			],
+			workflows: [
+				...loadExamples(),
+				loadWorkflow(join(__dirname, 'workflows', 'chat-streamed.json'), 'chatstreamed'),
+				loadWorkflow(join(__dirname, 'workflows', 'agent-tool.json'), 'agenttool'),
+			],
 		});
 	});
 
@@ -209,6 +223,33 @@ describe.each(N8N_LINES)('n8n line %s.x with the gateway simulator', (line) => {
 			expect(rejected).toHaveLength(1);
 			expect(rejected[0]).toMatchObject({ passed: false });
 			expect(String(rejected[0].error_code)).not.toBe('');
+		});
+	});
+
+	describe('AI Agent (n8n langchain nodes) with a gateway node as its tool', () => {
+		test('an AI Agent uses Model Gateway Chat as a tool: $fromAI argument in, the answer back to the model', async () => {
+			const { execution } = await running().runManualWorkflow('agenttool');
+
+			expect(execution.status).toBe('success');
+			const requests = sim.requestsTo('POST', '/v1/chat/completions');
+			const fromModel = requests.filter((request) => Array.isArray((request.body as { tools?: unknown }).tools));
+			const fromTool = requests.filter((request) => !fromModel.includes(request));
+			// The agent's model: the tool call, then the final answer after the tool message.
+			expect(fromModel.length).toBeGreaterThanOrEqual(2);
+			for (const request of fromModel) expect(request.headers.authorization).toBe(`Bearer ${sim.apiKey}`);
+			expect(fromModel[0].body).toMatchObject({
+				model: 'gpt-4o-mini',
+				tools: [{ type: 'function', function: { name: expect.any(String), parameters: { properties: { question: { type: 'string' } } } } }],
+			});
+			const lastModelMessages = (fromModel[fromModel.length - 1].body as { messages: Array<{ role: string }> }).messages;
+			expect(lastModelMessages[lastModelMessages.length - 1]).toMatchObject({ role: 'tool', content: expect.stringContaining('Echo: Paris') });
+			// Our tool node: one gateway call whose user message is the model's argument.
+			expect(fromTool).toHaveLength(1);
+			expect(fromTool[0].headers.authorization).toBe(`Bearer ${sim.apiKey}`);
+			expect(fromTool[0].body).toMatchObject({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Paris' }] });
+			const [agent] = nodeOutput(execution, 'AI Agent');
+			expect(String(agent.output)).toContain('Echo: What is the weather in Paris? Use the tool.');
+			expect(String(agent.output)).toContain('Echo: Paris');
 		});
 	});
 });

@@ -159,6 +159,14 @@ describe('chat completions', () => {
 		expect(get(body, 'usage.total_tokens')).toEqual(expect.any(Number));
 	});
 
+	it('fills every property of the called tool\'s parameters schema in the tool-call arguments', async () => {
+		const tools = [
+			{ type: 'function', function: { name: 'ask', parameters: { type: 'object', properties: { question: { type: 'string' }, n: { type: 'integer' }, unit: { enum: ['c', 'f'] } } } } },
+		];
+		const { body } = await base('POST', '/v1/chat/completions', { model: 'm', tools, messages: [{ role: 'user', content: 'weather in Paris?' }] });
+		expect(JSON.parse(String(get(body, 'choices.0.message.tool_calls.0.function.arguments')))).toEqual({ question: 'Paris', n: 1, unit: 'c' });
+	});
+
 	it('calls the first tool when asked about weather, and answers in text after the tool result', async () => {
 		const tools = [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object' } } }];
 		const first = await base('POST', '/v1/chat/completions', { model: 'm', tools, messages: [{ role: 'user', content: 'weather in Paris?' }] });

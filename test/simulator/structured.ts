@@ -11,7 +11,8 @@ export function placeholderObject(schema: unknown): Record<string, unknown> {
 	return Object.fromEntries(required.map((name) => [name, placeholderValue(properties[name])]));
 }
 
-function placeholderValue(propertySchema: unknown): unknown {
+/** A placeholder for one property schema (enum → first value, by type otherwise; strings "example"). */
+export function placeholderValue(propertySchema: unknown): unknown {
 	if (!isRecord(propertySchema)) return 'example';
 	if (Array.isArray(propertySchema.enum) && propertySchema.enum.length > 0) return propertySchema.enum[0];
 	const declared = propertySchema.type;

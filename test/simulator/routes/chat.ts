@@ -4,7 +4,7 @@ import { streamCutFor, type StreamCut } from '../magic';
 import { json, type Reply } from '../reply';
 import type { Route } from '../router';
 import { DONE_FRAME, KEEP_ALIVE_FRAME, serializeSse, sseStyleFor, type SseFrame } from '../sse';
-import { placeholderObject } from '../structured';
+import { placeholderObject, placeholderValue } from '../structured';
 import { contentText, estimateTokens, mentionsWeather, splitIntoPieces, TOOL_CALL_ARGUMENTS } from '../text';
 import {
 	arrayField,
@@ -169,7 +169,8 @@ function planAnswer(body: JsonObject): ChatAnswer {
 	}
 	const toolName = chosenToolName(body, userText);
 	if (toolName !== undefined) {
-		return { userText, content: null, toolCall: { id: newId('call_', 12), name: toolName, arguments: TOOL_CALL_ARGUMENTS }, finishReason: 'tool_calls', promptTokens };
+		const args = toolCallArguments(body, toolName);
+		return { userText, content: null, toolCall: { id: newId('call_', 12), name: toolName, arguments: args }, finishReason: 'tool_calls', promptTokens };
 	}
 	return { userText, content: structuredOrEcho(recordField(body, 'response_format'), userText), finishReason: 'stop', promptTokens };
 }
@@ -187,6 +188,28 @@ function chosenToolName(body: JsonObject, userText: string): string | undefined 
 		return typeof named === 'string' ? named : toolNames[0];
 	}
 	return choice === 'required' || mentionsWeather(userText) ? toolNames[0] : undefined;
+}
+
+/**
+ * `{"city":"Paris"}`, unless the tool's `parameters` schema declares properties: then every
+ * property gets a value (strings "Paris", others a placeholder), so schema-validating callers
+ * such as n8n's AI Agent accept the call.
+ */
+function toolCallArguments(body: JsonObject, toolName: string): string {
+	const tool = arrayField(body, 'tools')
+		.filter(isRecord)
+		.map((entry) => (isRecord(entry.function) ? entry.function : undefined))
+		.find((fn) => fn?.name === toolName);
+	const properties = isRecord(tool?.parameters) && isRecord(tool.parameters.properties) ? tool.parameters.properties : undefined;
+	if (!properties || Object.keys(properties).length === 0) return TOOL_CALL_ARGUMENTS;
+	return JSON.stringify(
+		Object.fromEntries(
+			Object.entries(properties).map(([name, schema]) => {
+				const value = placeholderValue(schema);
+				return [name, value === 'example' ? 'Paris' : value];
+			}),
+		),
+	);
 }
 
 function structuredOrEcho(format: JsonObject | undefined, userText: string): string {
