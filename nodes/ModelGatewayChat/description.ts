@@ -8,8 +8,8 @@ import {
 	streamOptions,
 	structuredOutputOptions,
 	toolOptions,
-	traceIdOption,
 } from '../shared/textGeneration';
+import { traceIdOption } from '../shared/transport';
 
 /** The Chat node's parameters: model, conversation, output shape and every optional field. */
 

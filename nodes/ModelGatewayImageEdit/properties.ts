@@ -2,6 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { concurrencyOption } from '../shared/items';
 import { IMAGE_EDIT_SIZES } from '../shared/schemas/imageEdit';
+import { traceIdOption } from '../shared/transport';
 
 /** Image edits (4K, several images, thinking mode) take far longer than a chat answer. */
 export const DEFAULT_TIMEOUT_SECONDS = 300;
@@ -196,14 +197,7 @@ export const imageEditProperties: INodeProperties[] = [
 				description:
 					'How long to wait for the gateway to finish the edit. Large sizes, several images and thinking mode take longer. A timed-out edit is not sent again, as it may still be billed.',
 			},
-			{
-				displayName: 'Trace ID',
-				name: 'traceId',
-				type: 'string',
-				default: '',
-				description:
-					'Sent as X-Trace-ID to help support find this request. Leave empty for a new unique ID per request.',
-			},
+			traceIdOption,
 			{
 				displayName: 'Watermark',
 				name: 'watermark',

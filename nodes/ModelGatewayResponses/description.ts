@@ -9,8 +9,8 @@ import {
 	streamOptions,
 	structuredOutputOptions,
 	toolOptions,
-	traceIdOption,
 } from '../shared/textGeneration';
+import { traceIdOption } from '../shared/transport';
 
 /** The Responses node's parameters: model, input, output shape and every optional field. */
 

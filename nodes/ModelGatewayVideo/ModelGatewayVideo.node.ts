@@ -10,7 +10,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { concurrencyOption, processItems } from '../shared/items';
 import { TASK_FAMILIES, type FamilyId } from '../shared/tasks';
 import { ADDITIONAL_BODY_FIELDS } from '../shared/tasks/parameters';
-import { GATEWAY_CREDENTIAL } from '../shared/transport';
+import { GATEWAY_CREDENTIAL, traceIdOption } from '../shared/transport';
 import { create, createProperties } from './actions/create.operation';
 import { getStatus, getStatusProperties } from './actions/getStatus.operation';
 
@@ -80,13 +80,7 @@ export class ModelGatewayVideo implements INodeType {
 						default: 'data',
 						description: 'Binary property for videos returned as bytes (long-running family); further videos go to data_1, data_2 and so on',
 					},
-					{
-						displayName: 'Trace ID',
-						name: 'traceId',
-						type: 'string',
-						default: '',
-						description: 'Sent as X-Trace-ID to help support find this request. Leave empty for a new unique ID per request.',
-					},
+					traceIdOption,
 				],
 			},
 		],

@@ -149,15 +149,6 @@ export const streamOptions: INodeProperties[] = [
 	},
 ];
 
-export const traceIdOption: INodeProperties = {
-	displayName: 'Trace ID',
-	name: 'traceId',
-	type: 'string',
-	default: '',
-	description:
-		'Sent as X-Trace-ID to help support find this request. Leave empty for a new unique ID per request.',
-};
-
 const isBlankJson = (value: unknown): boolean =>
 	value === undefined ||
 	value === null ||

@@ -5,6 +5,7 @@ import type {
 	IHttpRequestMethods,
 	IHttpRequestOptions,
 	ILoadOptionsFunctions,
+	INodeProperties,
 	IPollFunctions,
 	ITriggerFunctions,
 	IWebhookFunctions,
@@ -76,6 +77,16 @@ export interface RetryPolicy {
 	/** A Retry-After longer than this is not waited for: the error is reported instead. */
 	maxDelayMs: number;
 }
+
+/** The option through which a user sets the X-Trace-ID this transport sends. */
+export const traceIdOption: INodeProperties = {
+	displayName: 'Trace ID',
+	name: 'traceId',
+	type: 'string',
+	default: '',
+	description:
+		'Sent as X-Trace-ID to help support find this request. Leave empty for a new unique ID per request.',
+};
 
 export const DEFAULT_TIMEOUT_MS = 120_000;
 
