@@ -1,3 +1,4 @@
+import type { StreamedChunk } from './harness';
 import { runNode } from './harness';
 import { useSimulator } from './simulatorFixture';
 
@@ -80,5 +81,21 @@ describe('Model Gateway Chat: streamed answers', () => {
 		);
 		expect(result.items.map((item) => item.json.content ?? item.json.error)).toEqual(['Echo: fine one', 'upstream overloaded', 'Echo: fine two']);
 		expect(result.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+	});
+});
+
+describe('Model Gateway Chat: relaying to a streaming workflow', () => {
+	it('sends each text delta to the workflow stream as it arrives, framed by begin and end', async () => {
+		const chunks: StreamedChunk[] = [];
+		const result = await runNode(streamingChat('relay these words please'), { credentials: gateway.credentials(), streamedChunks: chunks });
+
+		expect(result.error(NODE)).toBeUndefined();
+		const types = chunks.map((chunk) => chunk.type);
+		expect(types[0]).toBe('begin');
+		expect(types[types.length - 1]).toBe('end');
+		const items = chunks.filter((chunk) => chunk.type === 'item');
+		expect(items.length).toBeGreaterThan(1);
+		expect(items.map((chunk) => chunk.content).join('')).toBe(result.items[0].json.content);
+		expect(chunks.every((chunk) => chunk.metadata.nodeName === NODE && chunk.metadata.itemIndex === 0)).toBe(true);
 	});
 });

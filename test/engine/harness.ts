@@ -138,6 +138,18 @@ export interface RunOptions {
 	input?: TestItem[];
 	credentials: Record<string, ICredentialDataDecryptedObject>;
 	mode?: WorkflowExecuteMode;
+	/**
+	 * Runs as a streaming workflow (n8n's "streaming" response mode): every chunk a node sends
+	 * with `sendChunk` is pushed here.
+	 */
+	streamedChunks?: StreamedChunk[];
+}
+
+/** A chunk as n8n's engine hands it to the `sendChunk` hook. */
+export interface StreamedChunk {
+	type: string;
+	content?: string;
+	metadata: { nodeName: string; itemIndex: number };
 }
 
 export interface RunResult {
@@ -207,11 +219,18 @@ export async function runChain(specs: WorkflowNodeSpec[], options: RunOptions): 
 	} as unknown as ConstructorParameters<typeof ExecutionLifecycleHooks>[2]);
 	const finished = createDeferredPromise<IRun>();
 	hooks.addHandler('workflowExecuteAfter', (run) => finished.resolve(run));
+	const streamedChunks = options.streamedChunks;
+	if (streamedChunks) {
+		hooks.addHandler('sendChunk', (chunk) => {
+			streamedChunks.push(chunk as StreamedChunk);
+		});
+	}
 
 	// Only what the engine reads while running these nodes; the rest belongs to n8n's server.
 	const additionalData = {
 		credentialsHelper: new GenericAuthCredentialsHelper(options.credentials),
 		hooks,
+		streamingEnabled: streamedChunks !== undefined,
 		executeWorkflow: async () => {
 			throw new Error('Sub-workflows are not part of the engine tests');
 		},
