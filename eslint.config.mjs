@@ -4,6 +4,19 @@
 import { config } from '@n8n/node-cli/eslint';
 
 export default [
-	{ ignores: ['dist/**', '.build/**', 'test/**', 'scripts/**', 'bench/**', 'examples/**', 'gulpfile.js', 'index.js', 'jest.config.js', 'coverage/**'] },
+	{
+		ignores: [
+			'dist/**',
+			'.build/**',
+			'test/**',
+			'scripts/**',
+			'bench/**',
+			'examples/**',
+			'gulpfile.js',
+			'index.js',
+			'jest.config.js',
+			'coverage/**',
+		],
+	},
 	...config,
 ];

@@ -28,25 +28,43 @@ function findNodesBase(): string | undefined {
 	if (process.env.N8N_NODES_BASE_DIR) candidates.push(process.env.N8N_NODES_BASE_DIR);
 	const cache = join(homedir(), '.cache', 'n8n-nodes-model-gateway');
 	if (existsSync(cache)) {
-		for (const install of readdirSync(cache).sort()) candidates.push(join(cache, install, 'node_modules', 'n8n-nodes-base'));
+		for (const install of readdirSync(cache).sort())
+			candidates.push(join(cache, install, 'node_modules', 'n8n-nodes-base'));
 	}
-	return candidates.find((dir) => existsSync(join(dir, 'dist/nodes/HttpRequest/V3/HttpRequestV3.node.js')));
+	return candidates.find((dir) =>
+		existsSync(join(dir, 'dist/nodes/HttpRequest/V3/HttpRequestV3.node.js')),
+	);
 }
 
 /** n8n's HTTP Request node v3, registered so the engine harness gives it the gateway credential. */
 function registerHttpRequestNode(nodesBase: string): void {
 	// A require: the path is known only at run time.
-	const { HttpRequestV3 } = require(join(nodesBase, 'dist/nodes/HttpRequest/V3/HttpRequestV3.node.js')) as {
+	const { HttpRequestV3 } = require(
+		join(nodesBase, 'dist/nodes/HttpRequest/V3/HttpRequestV3.node.js'),
+	) as {
 		HttpRequestV3: new (base: INodeTypeBaseDescription) => INodeType;
 	};
-	const node = new HttpRequestV3({ displayName: 'HTTP Request', name: 'httpRequest', group: ['output'], description: 'HTTP Request', defaultVersion: 4.2 });
-	node.description = { ...node.description, name: 'benchHttpRequest', credentials: [{ name: 'modelGatewayApi', required: false }] };
+	const node = new HttpRequestV3({
+		displayName: 'HTTP Request',
+		name: 'httpRequest',
+		group: ['output'],
+		description: 'HTTP Request',
+		defaultVersion: 4.2,
+	});
+	node.description = {
+		...node.description,
+		name: 'benchHttpRequest',
+		credentials: [{ name: 'modelGatewayApi', required: false }],
+	};
 	packageNodeTypes.benchHttpRequest = node;
 }
 
 async function benchSseParser(): Promise<string> {
-	const chunk = (content: string) => `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', model: 'm', choices: [{ index: 0, delta: { content }, finish_reason: null }] })}\n\n`;
-	const frames = Array.from({ length: 256 }, (_, index) => chunk(`token ${index} — ünïcödé 🌍 `)).join('');
+	const chunk = (content: string) =>
+		`data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', model: 'm', choices: [{ index: 0, delta: { content }, finish_reason: null }] })}\n\n`;
+	const frames = Array.from({ length: 256 }, (_, index) =>
+		chunk(`token ${index} — ünïcödé 🌍 `),
+	).join('');
 	const block = Buffer.from(frames);
 	const repeats = Math.ceil((SSE_MEGABYTES * 1024 * 1024) / block.length);
 	const tail = Buffer.from('data: [DONE]\n\n');
@@ -55,7 +73,8 @@ async function benchSseParser(): Promise<string> {
 		// 16 KiB reads, the size a socket typically delivers; boundaries fall mid-line.
 		const piece = 16 * 1024;
 		for (let repeat = 0; repeat < repeats; repeat++) {
-			for (let start = 0; start < block.length; start += piece) yield block.subarray(start, start + piece);
+			for (let start = 0; start < block.length; start += piece)
+				yield block.subarray(start, start + piece);
 		}
 		yield tail;
 	}
@@ -63,7 +82,9 @@ async function benchSseParser(): Promise<string> {
 	const outcome = await aggregateEventStream(body(), new ChatStreamAggregator());
 	const seconds = Number(process.hrtime.bigint() - started) / 1e9;
 	if ('failure' in outcome) throw outcome.failure;
-	const content = String(((outcome.result.choices as IDataObject[])[0].message as IDataObject).content);
+	const content = String(
+		((outcome.result.choices as IDataObject[])[0].message as IDataObject).content,
+	);
 	return `SSE parser + chat aggregator: ${(totalBytes / 1024 / 1024).toFixed(1)} MB (${(256 * repeats).toLocaleString('en')} events, ${content.length.toLocaleString('en')} characters aggregated) in ${seconds.toFixed(2)} s = ${(totalBytes / 1024 / 1024 / seconds).toFixed(1)} MB/s`;
 }
 
@@ -79,12 +100,21 @@ async function main(): Promise<void> {
 	const simulator = await startSimulator({ latencyMs: LATENCY_MS });
 	const credentials = {
 		modelGatewayApi: { baseUrl: simulator.baseUrl, apiKey: simulator.apiKey },
-		modelGatewayAssetReviewApi: { identityUrl: simulator.identityUrl, accessToken: simulator.accessToken },
+		modelGatewayAssetReviewApi: {
+			identityUrl: simulator.identityUrl,
+			accessToken: simulator.accessToken,
+		},
 	};
-	const input = Array.from({ length: ITEMS }, (_, row) => ({ json: { question: `Question number ${row}` } }));
+	const input = Array.from({ length: ITEMS }, (_, row) => ({
+		json: { question: `Question number ${row}` },
+	}));
 	const rows: string[] = [];
 
-	const measure = async (label: string, spec: { type: string; parameters: IDataObject }, expectContent: (json: IDataObject) => unknown) => {
+	const measure = async (
+		label: string,
+		spec: { type: string; parameters: IDataObject },
+		expectContent: (json: IDataObject) => unknown,
+	) => {
 		simulator.reset();
 		const started = process.hrtime.bigint();
 		const result = await runNode(spec, { credentials, input });
@@ -92,13 +122,20 @@ async function main(): Promise<void> {
 		const error = result.error('Node Under Test');
 		if (error) throw new Error(`${label}: ${error.message}`);
 		const sent = simulator.requestsTo('POST', '/v1/chat/completions').length;
-		const correct = result.items.every((item, row) => expectContent(item.json) === `Echo: Question number ${row}`);
-		if (result.items.length !== ITEMS || sent !== ITEMS || !correct) throw new Error(`${label}: wrong output (${result.items.length} items, ${sent} requests)`);
-		rows.push(`${label.padEnd(58)} ${(ITEMS / seconds).toFixed(1).padStart(8)} items/s  (${seconds.toFixed(2)} s)`);
+		const correct = result.items.every(
+			(item, row) => expectContent(item.json) === `Echo: Question number ${row}`,
+		);
+		if (result.items.length !== ITEMS || sent !== ITEMS || !correct)
+			throw new Error(`${label}: wrong output (${result.items.length} items, ${sent} requests)`);
+		rows.push(
+			`${label.padEnd(58)} ${(ITEMS / seconds).toFixed(1).padStart(8)} items/s  (${seconds.toFixed(2)} s)`,
+		);
 		console.log(rows[rows.length - 1]);
 	};
 
-	console.log(`${ITEMS} chat items, simulator latency ${LATENCY_MS} ms, engine: n8n-core WorkflowExecute in-process`);
+	console.log(
+		`${ITEMS} chat items, simulator latency ${LATENCY_MS} ms, engine: n8n-core WorkflowExecute in-process`,
+	);
 	const chat = (concurrency: number, stream = false) => ({
 		type: 'modelGatewayChat',
 		parameters: {
@@ -123,17 +160,33 @@ async function main(): Promise<void> {
 				sendBody: true,
 				contentType: 'json',
 				specifyBody: 'json',
-				jsonBody: '={{ JSON.stringify({ model: "chat-model-1", messages: [{ role: "user", content: $json.question }] }) }}',
+				jsonBody:
+					'={{ JSON.stringify({ model: "chat-model-1", messages: [{ role: "user", content: $json.question }] }) }}',
 				options: batching ? { batching: { batch: batching } } : {},
 			},
 		});
-		const httpContent = (json: IDataObject) => ((json.choices as IDataObject[])[0].message as IDataObject).content;
-		await measure('n8n HTTP Request node, defaults (no limit on requests in flight)', http(), httpContent);
-		await measure(`n8n HTTP Request node, batch size 1, interval ${LATENCY_MS} ms`, http({ batchSize: 1, batchInterval: LATENCY_MS }), httpContent);
-		await measure(`n8n HTTP Request node, batch size 16, interval ${LATENCY_MS} ms`, http({ batchSize: 16, batchInterval: LATENCY_MS }), httpContent);
+		const httpContent = (json: IDataObject) =>
+			((json.choices as IDataObject[])[0].message as IDataObject).content;
+		await measure(
+			'n8n HTTP Request node, defaults (no limit on requests in flight)',
+			http(),
+			httpContent,
+		);
+		await measure(
+			`n8n HTTP Request node, batch size 1, interval ${LATENCY_MS} ms`,
+			http({ batchSize: 1, batchInterval: LATENCY_MS }),
+			httpContent,
+		);
+		await measure(
+			`n8n HTTP Request node, batch size 16, interval ${LATENCY_MS} ms`,
+			http({ batchSize: 16, batchInterval: LATENCY_MS }),
+			httpContent,
+		);
 		console.log(`(HTTP Request node loaded from ${nodesBase})`);
 	} else {
-		console.log('n8n HTTP Request node: not measured (n8n-nodes-base not found; set N8N_NODES_BASE_DIR or run the real-n8n e2e setup first)');
+		console.log(
+			'n8n HTTP Request node: not measured (n8n-nodes-base not found; set N8N_NODES_BASE_DIR or run the real-n8n e2e setup first)',
+		);
 	}
 	await simulator.close();
 

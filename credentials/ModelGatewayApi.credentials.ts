@@ -44,7 +44,7 @@ export class ModelGatewayApi implements ICredentialType {
 			placeholder: 'https://api.model-gateway.example',
 			required: true,
 			description:
-				'Address of the gateway (the spec\'s {base_URL}), without a path. A trailing slash is fine.',
+				"Address of the gateway (the spec's {base_URL}), without a path. A trailing slash is fine.",
 		},
 		{
 			displayName: 'API Key',
@@ -80,13 +80,21 @@ export class ModelGatewayApi implements ICredentialType {
 		rules: [
 			{
 				type: 'responseCode',
-				properties: { value: 401, message: 'Invalid API key: the gateway answered 401 Unauthorized' },
+				properties: {
+					value: 401,
+					message: 'Invalid API key: the gateway answered 401 Unauthorized',
+				},
 			},
 			{
 				type: 'responseCode',
-				properties: { value: 403, message: 'API key not allowed: the gateway answered 403 Forbidden' },
+				properties: {
+					value: 403,
+					message: 'API key not allowed: the gateway answered 403 Forbidden',
+				},
 			},
 			...[1000, 1001, 1002, 1003, 1004].map(authenticationCodeRule),
-		] as Array<IAuthenticateRuleResponseCode | IAuthenticateRuleResponseSuccessBody> as IAuthenticateRuleResponseCode[],
+		] as Array<
+			IAuthenticateRuleResponseCode | IAuthenticateRuleResponseSuccessBody
+		> as IAuthenticateRuleResponseCode[],
 	};
 }

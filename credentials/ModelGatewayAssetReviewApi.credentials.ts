@@ -30,7 +30,8 @@ export class ModelGatewayAssetReviewApi implements ICredentialType {
 			default: 'https://identity.model-gateway.example',
 			placeholder: 'https://identity.model-gateway.example',
 			required: true,
-			description: 'Address of the identity host (the spec\'s {identity_URL}). A trailing slash is fine.',
+			description:
+				"Address of the identity host (the spec's {identity_URL}). A trailing slash is fine.",
 		},
 		{
 			displayName: 'Access Token',
@@ -65,11 +66,17 @@ export class ModelGatewayAssetReviewApi implements ICredentialType {
 		rules: [
 			{
 				type: 'responseCode',
-				properties: { value: 401, message: 'Invalid access token: the identity host answered 401 Unauthorized' },
+				properties: {
+					value: 401,
+					message: 'Invalid access token: the identity host answered 401 Unauthorized',
+				},
 			},
 			{
 				type: 'responseCode',
-				properties: { value: 403, message: 'Access token not allowed: the identity host answered 403 Forbidden' },
+				properties: {
+					value: 403,
+					message: 'Access token not allowed: the identity host answered 403 Forbidden',
+				},
 			},
 		],
 	};

@@ -19,6 +19,8 @@ phase "build"
 npm run build
 phase "lint (n8n community node rules)"
 npm run lint
+phase "formatting (Prettier, as in n8n-nodes-starter)"
+npm run format:check
 phase "type-check (sources and tests)"
 npm run typecheck
 phase "unit and engine tests"

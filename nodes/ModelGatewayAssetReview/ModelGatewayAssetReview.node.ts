@@ -1,4 +1,9 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { ASSET_REVIEW_CREDENTIAL } from '../shared/transport';
@@ -11,7 +16,10 @@ export class ModelGatewayAssetReview implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Model Gateway Asset Review',
 		name: 'modelGatewayAssetReview',
-		icon: { light: 'file:modelGatewayAssetReview.svg', dark: 'file:modelGatewayAssetReview.dark.svg' },
+		icon: {
+			light: 'file:modelGatewayAssetReview.svg',
+			dark: 'file:modelGatewayAssetReview.dark.svg',
+		},
 		group: ['transform'],
 		version: 1,
 		subtitle: '={{"Review " + $parameter["assetType"]}}',
@@ -27,7 +35,8 @@ export class ModelGatewayAssetReview implements INodeType {
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const source = this.getNodeParameter('urlSource', 0, 'list') as UrlSource;
-		const output = source === 'aggregate' ? await reviewAggregated(this) : await reviewPerItem(this, source);
+		const output =
+			source === 'aggregate' ? await reviewAggregated(this) : await reviewPerItem(this, source);
 		return [output];
 	}
 }

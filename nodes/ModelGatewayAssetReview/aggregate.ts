@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, IPairedItemData } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	IPairedItemData,
+} from 'n8n-workflow';
 
 import { asNodeError, errorItem } from '../shared/items';
 import type { AssetUrlField } from '../shared/schemas/assetReview';
@@ -25,7 +30,8 @@ function pairedItems(itemIndexes: number[]): IPairedItemData[] {
 /** Splits the gathered URLs into requests of at most 50, keeping their order. */
 export function chunkUrls<T>(entries: T[], size = MAX_ASSETS_PER_REQUEST): T[][] {
 	const chunks: T[][] = [];
-	for (let start = 0; start < entries.length; start += size) chunks.push(entries.slice(start, start + size));
+	for (let start = 0; start < entries.length; start += size)
+		chunks.push(entries.slice(start, start + size));
 	return chunks;
 }
 
@@ -57,7 +63,13 @@ export async function reviewAggregated(context: IExecuteFunctions): Promise<INod
 	for (const chunk of chunkUrls(gathered)) {
 		const itemIndexes = chunk.map((entry) => entry.itemIndex);
 		try {
-			const request = buildReviewRequest(context, field, chunk.map((entry) => entry.url), fields, itemIndexes[0]);
+			const request = buildReviewRequest(
+				context,
+				field,
+				chunk.map((entry) => entry.url),
+				fields,
+				itemIndexes[0],
+			);
 			const review = await submitReview(context, request, itemIndexes[0]);
 			if (!splitByAsset) {
 				output.push({ json: reviewSummaryJson(review), pairedItem: pairedItems(itemIndexes) });
@@ -66,7 +78,10 @@ export async function reviewAggregated(context: IExecuteFunctions): Promise<INod
 			for (const [position, asset] of assetJsonList(review).entries()) {
 				// Results beyond the sent URLs cannot be traced to one item: pair them with all.
 				const source = position < chunk.length ? [chunk[position].itemIndex] : itemIndexes;
-				output.push({ json: { ...asset.json, sentAs: review.field }, pairedItem: pairedItems(source) });
+				output.push({
+					json: { ...asset.json, sentAs: review.field },
+					pairedItem: pairedItems(source),
+				});
 			}
 		} catch (error) {
 			if (!context.continueOnFail()) throw asNodeError(context, error, itemIndexes[0]);

@@ -33,7 +33,8 @@ export function matchAssets(
 	items: AssetReviewItem[],
 ): { matched: Array<AssetReviewItem | undefined>; unmatched: AssetReviewItem[] } {
 	const used = new Set<number>();
-	const isFor = (item: AssetReviewItem, url: string) => item.source_url === url || item.asset_url === url;
+	const isFor = (item: AssetReviewItem, url: string) =>
+		item.source_url === url || item.asset_url === url;
 	const matched = urls.map((url, position) => {
 		const byPosition = items[position];
 		let index = byPosition && isFor(byPosition, url) && !used.has(position) ? position : -1;
@@ -58,9 +59,14 @@ function reviewHeader(review: SubmittedReview): IDataObject {
 }
 
 /** One output item per asset, ready for an IF node on `passed` or `hasError`. */
-export function assetJson(review: SubmittedReview, url: string | undefined, item: AssetReviewItem | undefined): IDataObject {
+export function assetJson(
+	review: SubmittedReview,
+	url: string | undefined,
+	item: AssetReviewItem | undefined,
+): IDataObject {
 	const flagged = hasError(item);
-	const outcome: AssetOutcome = !review.finished || !item ? 'pending' : flagged ? 'rejected' : 'passed';
+	const outcome: AssetOutcome =
+		!review.finished || !item ? 'pending' : flagged ? 'rejected' : 'passed';
 	return {
 		asset_url: item?.asset_url ?? url ?? null,
 		source_url: item?.source_url ?? url ?? null,
@@ -86,7 +92,10 @@ export function assetJson(review: SubmittedReview, url: string | undefined, item
 export function assetJsonList(review: SubmittedReview): Array<{ url?: string; json: IDataObject }> {
 	const { matched, unmatched } = matchAssets(review.urls, review.result.result?.items ?? []);
 	return [
-		...review.urls.map((url, position) => ({ url, json: assetJson(review, url, matched[position]) })),
+		...review.urls.map((url, position) => ({
+			url,
+			json: assetJson(review, url, matched[position]),
+		})),
 		...unmatched.map((item) => ({ json: assetJson(review, undefined, item) })),
 	];
 }

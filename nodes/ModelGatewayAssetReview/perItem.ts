@@ -9,13 +9,22 @@ import { chooseUrlField, toUrlList } from './urls';
 
 /** "URL List" and "Expression or Text": one review request per input item. */
 
-function readAssetUrls(context: IExecuteFunctions, source: UrlSource, itemIndex: number): unknown[] {
+function readAssetUrls(
+	context: IExecuteFunctions,
+	source: UrlSource,
+	itemIndex: number,
+): unknown[] {
 	if (source === 'expression') return toUrlList(context.getNodeParameter('urls', itemIndex, ''));
-	const rows = context.getNodeParameter('assetUrls.values', itemIndex, []) as Array<{ url?: unknown }>;
+	const rows = context.getNodeParameter('assetUrls.values', itemIndex, []) as Array<{
+		url?: unknown;
+	}>;
 	return toUrlList(rows.map((row) => row.url));
 }
 
-export async function reviewPerItem(context: IExecuteFunctions, source: UrlSource): Promise<INodeExecutionData[]> {
+export async function reviewPerItem(
+	context: IExecuteFunctions,
+	source: UrlSource,
+): Promise<INodeExecutionData[]> {
 	const concurrency = context.getNodeParameter('options.concurrency', 0, 1) as number;
 	const splitByAsset = context.getNodeParameter('splitByAsset', 0, false) as boolean;
 	return await processItems(
@@ -27,7 +36,13 @@ export async function reviewPerItem(context: IExecuteFunctions, source: UrlSourc
 				toUrlList(options.legacyAssetUrls),
 				(options.sendAs as AssetUrlField | undefined) ?? 'images',
 			);
-			const request = buildReviewRequest(context, choice.field, choice.urls, readReviewFields(context, itemIndex), itemIndex);
+			const request = buildReviewRequest(
+				context,
+				choice.field,
+				choice.urls,
+				readReviewFields(context, itemIndex),
+				itemIndex,
+			);
 			const review = await submitReview(context, request, itemIndex);
 			const extra = { sentAs: review.field, ...(choice.notice ? { notice: choice.notice } : {}) };
 			if (!splitByAsset) {

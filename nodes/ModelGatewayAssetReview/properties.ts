@@ -79,7 +79,7 @@ export const assetReviewProperties: INodeProperties[] = [
 		default: '={{ $json.url }}',
 		required: true,
 		description:
-			"Evaluated for every input item: one URL or a list of URLs. Every result is paired with the item its URL came from. The other fields are read from the first item.",
+			'Evaluated for every input item: one URL or a list of URLs. Every result is paired with the item its URL came from. The other fields are read from the first item.',
 	},
 	{
 		displayName: 'Asset Type',

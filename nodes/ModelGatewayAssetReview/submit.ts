@@ -1,7 +1,11 @@
 import type { IDataObject, IExecuteFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import type { AssetReviewRequest, AssetReviewResult, AssetUrlField } from '../shared/schemas/assetReview';
+import type {
+	AssetReviewRequest,
+	AssetReviewResult,
+	AssetUrlField,
+} from '../shared/schemas/assetReview';
 import {
 	ASSET_REVIEW_PATH,
 	assetReviewRequestSchema,
@@ -128,7 +132,8 @@ export async function submitReview(
 
 /** A 401/403 from the identity host means the credential, not the request, is wrong. */
 function explainAuthFailure(error: unknown): unknown {
-	if (!(error instanceof NodeApiError) || !['401', '403'].includes(String(error.httpCode))) return error;
+	if (!(error instanceof NodeApiError) || !['401', '403'].includes(String(error.httpCode)))
+		return error;
 	const said = error.message;
 	error.message =
 		error.httpCode === '401'

@@ -1,4 +1,9 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { ChatStreamAggregator } from '../shared/sse';
@@ -30,7 +35,8 @@ export class ModelGatewayChat implements INodeType {
 		return await executeTextOperation(this, {
 			path: '/v1/chat/completions',
 			buildRequest: buildChatRequest,
-			wantsJson: (request) => ['json_object', 'json_schema'].includes(String(request.response_format?.type)),
+			wantsJson: (request) =>
+				['json_object', 'json_schema'].includes(String(request.response_format?.type)),
 			aggregator: () => new ChatStreamAggregator(),
 			simplify: simplifyChatCompletion,
 		});

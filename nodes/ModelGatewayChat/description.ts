@@ -96,7 +96,8 @@ export const chatProperties: INodeProperties[] = [
 				type: 'number',
 				typeOptions: { minValue: 1, numberPrecision: 0 },
 				default: 1024,
-				description: 'Upper bound of generated tokens, including reasoning tokens. Takes precedence over Max Tokens.',
+				description:
+					'Upper bound of generated tokens, including reasoning tokens. Takes precedence over Max Tokens.',
 			},
 			{
 				displayName: 'Max Tokens',
@@ -104,7 +105,8 @@ export const chatProperties: INodeProperties[] = [
 				type: 'number',
 				typeOptions: { minValue: 1, numberPrecision: 0 },
 				default: 1024,
-				description: 'Upper bound of generated tokens (older setting; not sent when Max Completion Tokens is set)',
+				description:
+					'Upper bound of generated tokens (older setting; not sent when Max Completion Tokens is set)',
 			},
 			{
 				displayName: 'Number of Answers',
@@ -127,7 +129,8 @@ export const chatProperties: INodeProperties[] = [
 				name: 'stop',
 				type: 'string',
 				default: '',
-				description: 'Text at which the model stops. One sequence, or a JSON array such as ["END", "###"].',
+				description:
+					'Text at which the model stops. One sequence, or a JSON array such as ["END", "###"].',
 			},
 			{
 				displayName: 'Temperature',

@@ -17,7 +17,9 @@ function simplifyToolCall(call: unknown): IDataObject {
 
 function simplifyChoice(choice: IDataObject, wantsJson: boolean): IDataObject {
 	const message = (choice.message ?? {}) as IDataObject;
-	const toolCalls = Array.isArray(message.tool_calls) ? message.tool_calls.map(simplifyToolCall) : [];
+	const toolCalls = Array.isArray(message.tool_calls)
+		? message.tool_calls.map(simplifyToolCall)
+		: [];
 	const parsed = wantsJson ? parseJsonAnswer(message.content) : undefined;
 	return {
 		content: message.content ?? null,

@@ -11,11 +11,15 @@ import { streamFields, structuredFormat, toolFields } from '../shared/textGenera
 function messagesFromFields(values: IDataObject[]): IDataObject[] {
 	return values.map((value) => {
 		const message: IDataObject = { role: value.role, content: value.content ?? '' };
-		if (typeof value.name === 'string' && value.name.trim() !== '') message.name = value.name.trim();
+		if (typeof value.name === 'string' && value.name.trim() !== '')
+			message.name = value.name.trim();
 		if (value.role === 'tool') message.tool_call_id = value.toolCallId ?? '';
 		if (value.role === 'assistant' && value.toolCalls !== undefined) {
 			const toolCalls = value.toolCalls;
-			const empty = toolCalls === '' || (typeof toolCalls === 'string' && toolCalls.replace(/\s/g, '') === '[]') || (Array.isArray(toolCalls) && toolCalls.length === 0);
+			const empty =
+				toolCalls === '' ||
+				(typeof toolCalls === 'string' && toolCalls.replace(/\s/g, '') === '[]') ||
+				(Array.isArray(toolCalls) && toolCalls.length === 0);
 			if (!empty) {
 				message.tool_calls = toolCalls;
 				// An assistant turn that only calls tools has no text.
@@ -37,20 +41,26 @@ const DIRECT_OPTIONS: Array<[option: string, field: string]> = [
 	['frequencyPenalty', 'frequency_penalty'],
 ];
 
-export function buildChatRequest(context: IExecuteFunctions, itemIndex: number): ChatCompletionRequest {
+export function buildChatRequest(
+	context: IExecuteFunctions,
+	itemIndex: number,
+): ChatCompletionRequest {
 	const options = context.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const mode = context.getNodeParameter('messagesMode', itemIndex, 'fields') as string;
 	const messages =
 		mode === 'json'
 			? context.getNodeParameter('messagesJson', itemIndex)
-			: messagesFromFields(context.getNodeParameter('messages.values', itemIndex, []) as IDataObject[]);
+			: messagesFromFields(
+					context.getNodeParameter('messages.values', itemIndex, []) as IDataObject[],
+				);
 
 	const body: IDataObject = { model: context.getNodeParameter('model', itemIndex), messages };
 	for (const [option, field] of DIRECT_OPTIONS) {
 		if (options[option] !== undefined) body[field] = options[option];
 	}
 	if (typeof options.stop === 'string' && options.stop !== '') body.stop = options.stop;
-	if (typeof options.user === 'string' && options.user.trim() !== '') body.user = options.user.trim();
+	if (typeof options.user === 'string' && options.user.trim() !== '')
+		body.user = options.user.trim();
 	Object.assign(body, toolFields(options), streamFields(options));
 	const format = structuredFormat(options);
 	if (format?.type === 'json_object') body.response_format = { type: 'json_object' };

@@ -38,7 +38,10 @@ export async function resolveInputImages(
 		if (source === 'url') images.push((entry.url ?? '').trim());
 		// Base64 is often pasted wrapped over several lines; line breaks are not data.
 		else if (source === 'base64') images.push((entry.base64 ?? '').replace(/\s+/g, ''));
-		else images.push(...(await readBinaryImages(context, itemIndex, entry.binaryProperties ?? 'data', encoding)));
+		else
+			images.push(
+				...(await readBinaryImages(context, itemIndex, entry.binaryProperties ?? 'data', encoding)),
+			);
 	}
 	return images;
 }
@@ -51,10 +54,15 @@ async function readBinaryImages(
 ): Promise<string[]> {
 	const names = binaryPropertyNames(propertyList);
 	if (names.length === 0) {
-		throw new NodeOperationError(context.getNode(), `Item ${itemIndex}: "Input Binary Fields" is empty`, {
-			itemIndex,
-			description: 'Name the binary properties holding the images, separated by commas (e.g. data, data_1). Nothing was sent to the gateway.',
-		});
+		throw new NodeOperationError(
+			context.getNode(),
+			`Item ${itemIndex}: "Input Binary Fields" is empty`,
+			{
+				itemIndex,
+				description:
+					'Name the binary properties holding the images, separated by commas (e.g. data, data_1). Nothing was sent to the gateway.',
+			},
+		);
 	}
 	const available = Object.keys(context.getInputData()[itemIndex]?.binary ?? {});
 	const images: string[] = [];
@@ -81,7 +89,10 @@ async function readBinaryImages(
 			throw new NodeOperationError(
 				context.getNode(),
 				`Item ${itemIndex}: binary property "${name}" is not an image (MIME type ${media.mimeType || 'unknown'})`,
-				{ itemIndex, description: 'Only image files can be edited. Nothing was sent to the gateway.' },
+				{
+					itemIndex,
+					description: 'Only image files can be edited. Nothing was sent to the gateway.',
+				},
 			);
 		}
 		images.push(toDataUri({ ...media, mimeType }));

@@ -107,7 +107,8 @@ export const imageEditProperties: INodeProperties[] = [
 					{
 						name: 'Data URI',
 						value: 'dataUri',
-						description: 'A URI like data:image/png;base64,iVBOR..., which tells the gateway the file type',
+						description:
+							'A URI like data:image/png;base64,iVBOR..., which tells the gateway the file type',
 					},
 					{ name: 'Raw Base64', value: 'base64', description: 'Only the base64 characters' },
 				],
@@ -145,7 +146,8 @@ export const imageEditProperties: INodeProperties[] = [
 					{
 						name: 'URLs Only',
 						value: 'url',
-						description: 'Output the result URLs without downloading them (they expire after a few hours)',
+						description:
+							'Output the result URLs without downloading them (they expire after a few hours)',
 					},
 				],
 				default: 'both',
@@ -186,7 +188,8 @@ export const imageEditProperties: INodeProperties[] = [
 				name: 'thinkingMode',
 				type: 'boolean',
 				default: false,
-				description: 'Whether the model reasons about the instruction before editing (thinking_mode)',
+				description:
+					'Whether the model reasons about the instruction before editing (thinking_mode)',
 			},
 			{
 				displayName: 'Timeout (Seconds)',

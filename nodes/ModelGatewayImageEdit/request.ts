@@ -19,7 +19,8 @@ export async function buildImageEditRequest(
 		prompt: context.getNodeParameter('prompt', itemIndex),
 		image: await resolveInputImages(context, itemIndex, entries, encoding),
 	};
-	if (options.bboxList !== undefined && !isEmptyList(options.bboxList)) body.bbox_list = options.bboxList;
+	if (options.bboxList !== undefined && !isEmptyList(options.bboxList))
+		body.bbox_list = options.bboxList;
 	if (options.n !== undefined) body.n = options.n;
 	if (options.size !== undefined) body.size = options.size;
 	if (options.thinkingMode !== undefined) body.thinking_mode = options.thinkingMode;

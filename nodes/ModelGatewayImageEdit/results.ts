@@ -49,7 +49,8 @@ export async function imageEditOutput(
 ): Promise<INodeExecutionData[]> {
 	const shared = sharedJson(response, traceId);
 	const images = response.data ?? [];
-	if (images.length === 0) return [{ json: { ...shared, images: [] }, pairedItem: { item: itemIndex } }];
+	if (images.length === 0)
+		return [{ json: { ...shared, images: [] }, pairedItem: { item: itemIndex } }];
 
 	const results: Array<{ json: IDataObject; binary?: IBinaryData }> = [];
 	// One at a time: a failing download names its image, and n is small.
@@ -57,14 +58,18 @@ export async function imageEditOutput(
 		const image = entry ?? {}; // a null entry is reported below as an image without data
 		const json: IDataObject = { image_index: index, revised_prompt: image.revised_prompt ?? null };
 		if (settings.content !== 'binary') json.url = image.url ?? null;
-		results.push({ json, binary: await resultBinary(context, itemIndex, response, index, image, settings.content) });
+		results.push({
+			json,
+			binary: await resultBinary(context, itemIndex, response, index, image, settings.content),
+		});
 	}
 
 	if (settings.layout === 'oneItem') {
 		const binary: Record<string, IBinaryData> = {};
 		const summaries = results.map((result, index) => {
 			if (!result.binary) return result.json;
-			const property = index === 0 ? settings.binaryProperty : `${settings.binaryProperty}_${index}`;
+			const property =
+				index === 0 ? settings.binaryProperty : `${settings.binaryProperty}_${index}`;
 			binary[property] = result.binary;
 			return { ...result.json, binary_property: property };
 		});
@@ -95,7 +100,9 @@ function sharedJson(response: ImageEditResponse, traceId: string | undefined): I
 		usage: response.usage ?? null,
 		provider_metadata: metadata
 			? {
-					finish_reasons: (metadata.output?.choices ?? []).map((choice) => choice.finish_reason ?? null),
+					finish_reasons: (metadata.output?.choices ?? []).map(
+						(choice) => choice.finish_reason ?? null,
+					),
 					finished: metadata.output?.finished ?? null,
 					image_count: metadata.usage?.image_count ?? null,
 					size: metadata.usage?.size ?? null,
@@ -140,7 +147,11 @@ async function resultBinary(
 		const extension = extensionFor(mimeType, mimeType.split('/')[1]);
 		return await base64ToBinary(context, image.b64_json, `${fileNameBase}.${extension}`, mimeType);
 	}
-	throw new NodeOperationError(context.getNode(), `The gateway returned ${what} with neither a URL nor base64 data`, {
-		itemIndex,
-	});
+	throw new NodeOperationError(
+		context.getNode(),
+		`The gateway returned ${what} with neither a URL nor base64 data`,
+		{
+			itemIndex,
+		},
+	);
 }

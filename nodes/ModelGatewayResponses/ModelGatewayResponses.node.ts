@@ -1,4 +1,9 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { ResponsesStreamAggregator } from '../shared/sse';
@@ -30,7 +35,8 @@ export class ModelGatewayResponses implements INodeType {
 		return await executeTextOperation(this, {
 			path: '/v1/responses',
 			buildRequest: buildResponsesRequest,
-			wantsJson: (request) => ['json_object', 'json_schema'].includes(String(request.text?.format?.type)),
+			wantsJson: (request) =>
+				['json_object', 'json_schema'].includes(String(request.text?.format?.type)),
 			aggregator: () => new ResponsesStreamAggregator(),
 			simplify: simplifyResponse,
 		});

@@ -17,7 +17,10 @@ import { traceIdOption } from '../shared/transport';
 const capitalized = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
 
 export const responsesProperties: INodeProperties[] = [
-	modelProperty('e.g. gpt-4.1-mini', 'A model that supports the responses API, enabled for your account in the gateway console'),
+	modelProperty(
+		'e.g. gpt-4.1-mini',
+		'A model that supports the responses API, enabled for your account in the gateway console',
+	),
 	{
 		displayName: 'Input Type',
 		name: 'inputMode',
@@ -53,7 +56,8 @@ export const responsesProperties: INodeProperties[] = [
 		type: 'json',
 		default: '[\n  { "role": "user", "content": "Hello" }\n]',
 		displayOptions: { show: { inputMode: ['json'] } },
-		description: 'A JSON array of input items, e.g. messages or {"type": "function_call_output", "call_id": "...", "output": "..."}',
+		description:
+			'A JSON array of input items, e.g. messages or {"type": "function_call_output", "call_id": "...", "output": "..."}',
 	},
 	simplifyProperty,
 	{
@@ -109,14 +113,16 @@ export const responsesProperties: INodeProperties[] = [
 				type: 'string',
 				default: '',
 				placeholder: 'e.g. resp_abc123',
-				description: 'Continue from an earlier response (the "ID" output of a previous Responses node). Cannot be combined with Conversation.',
+				description:
+					'Continue from an earlier response (the "ID" output of a previous Responses node). Cannot be combined with Conversation.',
 			},
 			{
 				displayName: 'Prompt Template (JSON)',
 				name: 'prompt',
 				type: 'json',
 				default: '{}',
-				description: 'A reference to a stored prompt template: a JSON object naming the template, its version and variables',
+				description:
+					'A reference to a stored prompt template: a JSON object naming the template, its version and variables',
 			},
 			{
 				displayName: 'Reasoning Effort',
@@ -130,7 +136,10 @@ export const responsesProperties: INodeProperties[] = [
 				displayName: 'Reasoning Summary',
 				name: 'reasoningSummary',
 				type: 'options',
-				options: REASONING_SUMMARIES.map((summary) => ({ name: capitalized(summary), value: summary })),
+				options: REASONING_SUMMARIES.map((summary) => ({
+					name: capitalized(summary),
+					value: summary,
+				})),
 				default: 'auto',
 				description: 'Whether and how a reasoning model summarizes its reasoning',
 			},
@@ -139,7 +148,8 @@ export const responsesProperties: INodeProperties[] = [
 				name: 'store',
 				type: 'boolean',
 				default: true,
-				description: 'Whether the upstream may store the response (needed to continue from it later)',
+				description:
+					'Whether the upstream may store the response (needed to continue from it later)',
 			},
 			{
 				displayName: 'Truncation',

@@ -4,7 +4,8 @@ import { parseJsonAnswer, parseToolArguments } from '../shared/textGeneration';
 
 /** The Responses node's compact output for one response object. */
 
-const asList = (value: unknown): IDataObject[] => (Array.isArray(value) ? (value as IDataObject[]) : []);
+const asList = (value: unknown): IDataObject[] =>
+	Array.isArray(value) ? (value as IDataObject[]) : [];
 
 /** Every `output_text` part of every message item, joined in order. */
 export function outputTextOf(response: IDataObject): string {
@@ -40,7 +41,8 @@ export function simplifyResponse(
 		output,
 		status: response.status ?? null,
 		usage,
-		reasoningTokens: typeof outputDetails.reasoning_tokens === 'number' ? outputDetails.reasoning_tokens : null,
+		reasoningTokens:
+			typeof outputDetails.reasoning_tokens === 'number' ? outputDetails.reasoning_tokens : null,
 		model: response.model ?? context.model,
 		id: response.id ?? null,
 		...(response.incomplete_details ? { incompleteDetails: response.incomplete_details } : {}),

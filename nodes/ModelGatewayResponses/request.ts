@@ -23,7 +23,10 @@ const filled = (value: unknown): boolean =>
 const filledJson = (value: unknown): boolean =>
 	filled(value) && !(typeof value === 'string' && value.replace(/\s/g, '') === '{}');
 
-export function buildResponsesRequest(context: IExecuteFunctions, itemIndex: number): ResponsesRequest {
+export function buildResponsesRequest(
+	context: IExecuteFunctions,
+	itemIndex: number,
+): ResponsesRequest {
 	const options = context.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const body: IDataObject = { model: context.getNodeParameter('model', itemIndex) };
 	const input = readInput(context, itemIndex);

@@ -22,7 +22,8 @@ export class ModelGatewayVideo implements INodeType {
 		icon: { light: 'file:modelGatewayVideo.svg', dark: 'file:modelGatewayVideo.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{$parameter["operation"] === "create" ? "Create: " + $parameter["family"] : "Get Status: " + $parameter["family"]}}',
+		subtitle:
+			'={{$parameter["operation"] === "create" ? "Create: " + $parameter["family"] : "Get Status: " + $parameter["family"]}}',
 		description:
 			'Start an asynchronous video generation task through the Model Gateway, or get the current status of one. Create returns a task (taskId, status queued) immediately, not the video: call Get Status later with the same taskId until done is true, then use videoUrl.',
 		defaults: { name: 'Model Gateway Video' },
@@ -50,8 +51,18 @@ export class ModelGatewayVideo implements INodeType {
 				type: 'options',
 				noDataExpression: true,
 				options: [
-					{ name: 'Create', value: 'create', action: 'Create a video task', description: 'Start a video generation task' },
-					{ name: 'Get Status', value: 'getStatus', action: 'Get the status of a video task', description: 'Query a task once, without waiting' },
+					{
+						name: 'Create',
+						value: 'create',
+						action: 'Create a video task',
+						description: 'Start a video generation task',
+					},
+					{
+						name: 'Get Status',
+						value: 'getStatus',
+						action: 'Get the status of a video task',
+						description: 'Query a task once, without waiting',
+					},
 				],
 				default: 'create',
 			},
@@ -70,7 +81,8 @@ export class ModelGatewayVideo implements INodeType {
 						type: 'json',
 						default: '{}',
 						displayOptions: { show: { '/operation': ['create'] } },
-						description: 'Extra fields merged into the create request body, for fields a newer gateway adds. They are validated with the rest.',
+						description:
+							'Extra fields merged into the create request body, for fields a newer gateway adds. They are validated with the rest.',
 					},
 					concurrencyOption,
 					{
@@ -78,7 +90,8 @@ export class ModelGatewayVideo implements INodeType {
 						name: 'binaryPropertyName',
 						type: 'string',
 						default: 'data',
-						description: 'Binary property for videos returned as bytes (long-running family); further videos go to data_1, data_2 and so on',
+						description:
+							'Binary property for videos returned as bytes (long-running family); further videos go to data_1, data_2 and so on',
 					},
 					traceIdOption,
 				],
@@ -97,7 +110,11 @@ export class ModelGatewayVideo implements INodeType {
 				return await run(this, itemIndex, {
 					family: this.getNodeParameter('family', itemIndex) as FamilyId,
 					traceId: typeof options.traceId === 'string' ? options.traceId : undefined,
-					binaryPropertyName: typeof options.binaryPropertyName === 'string' && options.binaryPropertyName.trim() !== '' ? options.binaryPropertyName.trim() : 'data',
+					binaryPropertyName:
+						typeof options.binaryPropertyName === 'string' &&
+						options.binaryPropertyName.trim() !== ''
+							? options.binaryPropertyName.trim()
+							: 'data',
 				});
 			},
 			{ concurrency },

@@ -22,7 +22,11 @@ export async function readBinaryAsBase64(
 	const name = propertyName.trim();
 	const binary = context.helpers.assertBinaryData(itemIndex, name);
 	const buffer = await context.helpers.getBinaryDataBuffer(itemIndex, name);
-	return { base64: buffer.toString('base64'), mimeType: binary.mimeType, fileName: binary.fileName };
+	return {
+		base64: buffer.toString('base64'),
+		mimeType: binary.mimeType,
+		fileName: binary.fileName,
+	};
 }
 
 /** `data:<mime>;base64,<bytes>`, the form gateways accept for "URL or Base64" fields. */
@@ -89,12 +93,22 @@ export async function downloadToBinary(
 			`Could not download ${options.what} from ${url}: ${(error as Error).message}`,
 			{
 				itemIndex: options.itemIndex,
-				description: 'Result URLs expire after a few hours; download them soon after the task finishes.',
+				description:
+					'Result URLs expire after a few hours; download them soon after the task finishes.',
 			},
 		);
 	}
-	const contentType = String(response.headers['content-type'] ?? '').split(';')[0].trim();
-	const mimeType = contentType && contentType !== 'application/octet-stream' ? contentType : (options.fallbackMimeType ?? 'application/octet-stream');
+	const contentType = String(response.headers['content-type'] ?? '')
+		.split(';')[0]
+		.trim();
+	const mimeType =
+		contentType && contentType !== 'application/octet-stream'
+			? contentType
+			: (options.fallbackMimeType ?? 'application/octet-stream');
 	const fileName = `${options.fileNameBase}.${extensionFor(mimeType)}`;
-	return await context.helpers.prepareBinaryData(Buffer.from(response.body as ArrayBuffer), fileName, mimeType);
+	return await context.helpers.prepareBinaryData(
+		Buffer.from(response.body as ArrayBuffer),
+		fileName,
+		mimeType,
+	);
 }

@@ -52,9 +52,11 @@ export class SseParser {
 		let carriageReturn = -2;
 		for (;;) {
 			if (lineFeed !== -1 && lineFeed < lineStart) lineFeed = buffer.indexOf('\n', lineStart);
-			if (carriageReturn !== -1 && carriageReturn < lineStart) carriageReturn = buffer.indexOf('\r', lineStart);
+			if (carriageReturn !== -1 && carriageReturn < lineStart)
+				carriageReturn = buffer.indexOf('\r', lineStart);
 			if (lineFeed === -1 && carriageReturn === -1) break;
-			const isCarriageReturn = carriageReturn !== -1 && (lineFeed === -1 || carriageReturn < lineFeed);
+			const isCarriageReturn =
+				carriageReturn !== -1 && (lineFeed === -1 || carriageReturn < lineFeed);
 			const lineEnd = isCarriageReturn ? carriageReturn : lineFeed;
 			// A `\r` at the very end may be the first half of `\r\n`: wait for the next chunk.
 			if (isCarriageReturn && lineEnd === buffer.length - 1 && !final) break;
@@ -115,11 +117,15 @@ export interface StreamAggregator<TResult> {
 function parseEventJson(event: SseEvent): IDataObject {
 	try {
 		const parsed = JSON.parse(event.data) as unknown;
-		if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) return parsed as IDataObject;
+		if (parsed && typeof parsed === 'object' && !Array.isArray(parsed))
+			return parsed as IDataObject;
 	} catch {
 		// reported below
 	}
-	throw new StreamFailure(`The gateway sent a stream event that is not a JSON object: ${event.data.slice(0, 200)}`, 'malformed');
+	throw new StreamFailure(
+		`The gateway sent a stream event that is not a JSON object: ${event.data.slice(0, 200)}`,
+		'malformed',
+	);
 }
 
 function errorMessageOf(error: unknown): string | undefined {
@@ -174,7 +180,11 @@ export class ChatStreamAggregator implements StreamAggregator<IDataObject> {
 		const chunk = parseEventJson(event);
 		const errorMessage = errorMessageOf(chunk.error);
 		if (chunk.error !== undefined && chunk.error !== null) {
-			throw new StreamFailure(errorMessage ?? 'The gateway reported an error inside the stream', 'upstream', chunk);
+			throw new StreamFailure(
+				errorMessage ?? 'The gateway reported an error inside the stream',
+				'upstream',
+				chunk,
+			);
 		}
 		for (const key of ['id', 'model', 'created', 'system_fingerprint', 'service_tier'] as const) {
 			if (chunk[key] !== undefined && chunk[key] !== null) this.header[key] = chunk[key];
@@ -211,7 +221,10 @@ export class ChatStreamAggregator implements StreamAggregator<IDataObject> {
 
 	finish(): IDataObject {
 		if (!this.done) {
-			throw new StreamFailure('The gateway stream ended before its final "[DONE]" line: the answer is incomplete', 'truncated');
+			throw new StreamFailure(
+				'The gateway stream ended before its final "[DONE]" line: the answer is incomplete',
+				'truncated',
+			);
 		}
 		const choices = [...this.choices.values()]
 			.sort((a, b) => a.index - b.index)
@@ -228,7 +241,10 @@ export class ChatStreamAggregator implements StreamAggregator<IDataObject> {
 					message: {
 						role: draft.role ?? 'assistant',
 						// Like the non-streamed answer: no text at all is null, e.g. next to tool calls.
-						content: draft.hasContent && (draft.content !== '' || toolCalls.length === 0) ? draft.content : null,
+						content:
+							draft.hasContent && (draft.content !== '' || toolCalls.length === 0)
+								? draft.content
+								: null,
 						...(draft.refusal !== undefined ? { refusal: draft.refusal } : {}),
 						...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
 					},
@@ -277,13 +293,19 @@ export class ResponsesStreamAggregator implements StreamAggregator<IDataObject> 
 		switch (type) {
 			case 'error':
 				throw new StreamFailure(
-					errorMessageOf(payload) ?? errorMessageOf(payload.error) ?? 'The gateway reported an error inside the stream',
+					errorMessageOf(payload) ??
+						errorMessageOf(payload.error) ??
+						'The gateway reported an error inside the stream',
 					'upstream',
 					payload,
 				);
 			case 'response.failed': {
 				const response = isRecord(payload.response) ? payload.response : {};
-				throw new StreamFailure(errorMessageOf(response.error) ?? 'The response failed', 'upstream', payload);
+				throw new StreamFailure(
+					errorMessageOf(response.error) ?? 'The response failed',
+					'upstream',
+					payload,
+				);
 			}
 			case 'response.created':
 			case 'response.in_progress':
@@ -309,15 +331,18 @@ export class ResponsesStreamAggregator implements StreamAggregator<IDataObject> 
 				return delta === '' ? undefined : delta;
 			}
 			case 'response.output_text.done':
-				if (typeof payload.text === 'string') this.partOf(outputIndex, contentIndex).text = payload.text;
+				if (typeof payload.text === 'string')
+					this.partOf(outputIndex, contentIndex).text = payload.text;
 				return undefined;
 			case 'response.function_call_arguments.delta': {
 				const item = this.itemAt(outputIndex);
-				item.arguments = (typeof item.arguments === 'string' ? item.arguments : '') + String(payload.delta ?? '');
+				item.arguments =
+					(typeof item.arguments === 'string' ? item.arguments : '') + String(payload.delta ?? '');
 				return undefined;
 			}
 			case 'response.function_call_arguments.done':
-				if (typeof payload.arguments === 'string') this.itemAt(outputIndex).arguments = payload.arguments;
+				if (typeof payload.arguments === 'string')
+					this.itemAt(outputIndex).arguments = payload.arguments;
 				return undefined;
 			default:
 				return undefined;
@@ -367,7 +392,10 @@ export type StreamOutcome<TResult> = { result: TResult } | { failure: StreamFail
 function asStreamFailure(error: unknown): StreamFailure {
 	if (error instanceof StreamFailure) return error;
 	const reason = error instanceof Error ? error.message : String(error);
-	return new StreamFailure(`The gateway stream broke off before it was complete (${reason})`, 'truncated');
+	return new StreamFailure(
+		`The gateway stream broke off before it was complete (${reason})`,
+		'truncated',
+	);
 }
 
 /**
@@ -396,7 +424,12 @@ export async function aggregateEventStream<TResult>(
 }
 
 /** The node error for a stream failure: the gateway's own words, or what went wrong. */
-export function streamFailureError(node: INode, failure: StreamFailure, itemIndex: number, traceId?: string): NodeApiError {
+export function streamFailureError(
+	node: INode,
+	failure: StreamFailure,
+	itemIndex: number,
+	traceId?: string,
+): NodeApiError {
 	const response: JsonObject = {
 		message: failure.message,
 		code: failure.kind === 'upstream' ? 'STREAM_ERROR' : 'STREAM_INCOMPLETE',
@@ -421,7 +454,11 @@ export function streamFailureError(node: INode, failure: StreamFailure, itemInde
  */
 interface StreamingCapableContext {
 	isStreaming?: () => boolean;
-	sendChunk?: (type: 'begin' | 'item' | 'end' | 'error', itemIndex: number, content?: string) => unknown;
+	sendChunk?: (
+		type: 'begin' | 'item' | 'end' | 'error',
+		itemIndex: number,
+		content?: string,
+	) => unknown;
 }
 
 /**
@@ -438,12 +475,18 @@ export async function readStreamedAnswer(
 	const body = response.body;
 	if (!body || typeof body !== 'object' || !(Symbol.asyncIterator in body)) {
 		if (isRecord(body)) return body;
-		throw streamFailureError(context.getNode(), new StreamFailure('The gateway sent no stream', 'malformed'), itemIndex, response.traceId);
+		throw streamFailureError(
+			context.getNode(),
+			new StreamFailure('The gateway sent no stream', 'malformed'),
+			itemIndex,
+			response.traceId,
+		);
 	}
 	const stream = body as AsyncIterable<Uint8Array | string>;
 	if (!/event-stream/i.test(response.headers['content-type'] ?? 'text/event-stream')) {
 		const chunks: Buffer[] = [];
-		for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk));
+		for await (const chunk of stream)
+			chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk));
 		const text = Buffer.concat(chunks).toString('utf8');
 		try {
 			const parsed = JSON.parse(text) as unknown;
@@ -451,7 +494,15 @@ export async function readStreamedAnswer(
 		} catch {
 			// reported below
 		}
-		throw streamFailureError(context.getNode(), new StreamFailure(`The gateway answered a stream request with: ${text.slice(0, 200)}`, 'malformed'), itemIndex, response.traceId);
+		throw streamFailureError(
+			context.getNode(),
+			new StreamFailure(
+				`The gateway answered a stream request with: ${text.slice(0, 200)}`,
+				'malformed',
+			),
+			itemIndex,
+			response.traceId,
+		);
 	}
 
 	const streaming = context as unknown as StreamingCapableContext;
@@ -460,7 +511,11 @@ export async function readStreamedAnswer(
 		if (relay) await streaming.sendChunk?.(type, itemIndex, content);
 	};
 	await send('begin');
-	const outcome = await aggregateEventStream(stream, aggregator, async (delta) => await send('item', delta));
+	const outcome = await aggregateEventStream(
+		stream,
+		aggregator,
+		async (delta) => await send('item', delta),
+	);
 	if ('failure' in outcome) {
 		// The chat client has already shown part of the answer: tell it the answer broke off.
 		await send('error', outcome.failure.message);

@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import { processItems } from './items';
 import type { StreamAggregator } from './sse';
@@ -43,7 +48,13 @@ export const messageListProperty = (
 			name: 'values',
 			values: [
 				{ displayName: 'Role', name: 'role', type: 'options', options: roles, default: 'user' },
-				{ displayName: 'Content', name: 'content', type: 'string', typeOptions: { rows: 2 }, default: '' },
+				{
+					displayName: 'Content',
+					name: 'content',
+					type: 'string',
+					typeOptions: { rows: 2 },
+					default: '',
+				},
 				...extraFields,
 			],
 		},
@@ -75,7 +86,11 @@ export const toolOptions: INodeProperties[] = [
 			{ name: 'Auto', value: 'auto', description: 'The model decides whether to call a tool' },
 			{ name: 'None', value: 'none', description: 'The model never calls a tool' },
 			{ name: 'Required', value: 'required', description: 'The model must call at least one tool' },
-			{ name: 'Specific Tool (JSON)', value: 'object', description: 'Force one tool, given as a JSON object' },
+			{
+				name: 'Specific Tool (JSON)',
+				value: 'object',
+				description: 'Force one tool, given as a JSON object',
+			},
 		],
 		default: 'auto',
 	},
@@ -103,10 +118,15 @@ export const structuredOutputOptions: INodeProperties[] = [
 		options: [
 			{ name: 'Text', value: 'text' },
 			{ name: 'JSON Mode', value: 'json_object', description: 'Any valid JSON object' },
-			{ name: 'JSON Schema', value: 'json_schema', description: 'JSON that follows the schema below' },
+			{
+				name: 'JSON Schema',
+				value: 'json_schema',
+				description: 'JSON that follows the schema below',
+			},
 		],
 		default: 'text',
-		description: 'JSON answers are also parsed into the "parsed" output field; the original text is kept',
+		description:
+			'JSON answers are also parsed into the "parsed" output field; the original text is kept',
 	},
 	{
 		displayName: 'JSON Schema',
@@ -161,7 +181,8 @@ export function toolFields(options: IDataObject): IDataObject {
 	if (!isBlankJson(options.tools)) fields.tools = options.tools;
 	if (options.toolChoice === 'object') fields.tool_choice = options.toolChoiceObject ?? {};
 	else if (options.toolChoice !== undefined) fields.tool_choice = options.toolChoice;
-	if (options.parallelToolCalls !== undefined) fields.parallel_tool_calls = options.parallelToolCalls;
+	if (options.parallelToolCalls !== undefined)
+		fields.parallel_tool_calls = options.parallelToolCalls;
 	return fields;
 }
 
@@ -178,7 +199,10 @@ export function structuredFormat(options: IDataObject): StructuredFormat | undef
 	if (options.outputFormat !== 'json_schema') return undefined;
 	return {
 		type: 'json_schema',
-		name: typeof options.schemaName === 'string' && options.schemaName.trim() !== '' ? options.schemaName.trim() : 'result',
+		name:
+			typeof options.schemaName === 'string' && options.schemaName.trim() !== ''
+				? options.schemaName.trim()
+				: 'result',
 		schema: parseIfJson(options.jsonSchema),
 		strict: options.strictSchema !== false,
 	};
@@ -187,7 +211,10 @@ export function structuredFormat(options: IDataObject): StructuredFormat | undef
 /** `stream` and, only when streaming, `stream_options`. */
 export function streamFields(options: IDataObject): IDataObject {
 	if (options.stream !== true) return {};
-	return { stream: true, ...(isBlankJson(options.streamOptions) ? {} : { stream_options: options.streamOptions }) };
+	return {
+		stream: true,
+		...(isBlankJson(options.streamOptions) ? {} : { stream_options: options.streamOptions }),
+	};
 }
 
 function parseIfJson(value: unknown): unknown {
@@ -208,7 +235,9 @@ export function parseJsonAnswer(text: unknown): IDataObject | IDataObject[] | un
 		.replace(/^```(?:json)?\s*([\s\S]*?)\s*```$/i, '$1');
 	try {
 		const parsed = JSON.parse(trimmed) as unknown;
-		return parsed !== null && typeof parsed === 'object' ? (parsed as IDataObject | IDataObject[]) : undefined;
+		return parsed !== null && typeof parsed === 'object'
+			? (parsed as IDataObject | IDataObject[])
+			: undefined;
 	} catch {
 		return undefined;
 	}
@@ -255,7 +284,10 @@ export interface TextOperation<TRequest extends { model: string }> {
 	/** Whether the request asks for JSON output (then the answer is parsed). */
 	wantsJson: (request: TRequest) => boolean;
 	aggregator: () => StreamAggregator<IDataObject>;
-	simplify: (body: IDataObject, context: { model: string; traceId?: string; wantsJson: boolean }) => IDataObject;
+	simplify: (
+		body: IDataObject,
+		context: { model: string; traceId?: string; wantsJson: boolean },
+	) => IDataObject;
 }
 
 /** The whole execute of a text node: every item validated, sent, aggregated and shaped. */

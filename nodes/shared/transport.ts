@@ -126,7 +126,10 @@ interface CredentialShape {
 	secret: string;
 }
 
-async function readCredential(context: GatewayContext, host: GatewayHost): Promise<CredentialShape> {
+async function readCredential(
+	context: GatewayContext,
+	host: GatewayHost,
+): Promise<CredentialShape> {
 	if (host === 'identity') {
 		const credential = await context.getCredentials<{ identityUrl: string; accessToken: string }>(
 			ASSET_REVIEW_CREDENTIAL,
@@ -164,9 +167,16 @@ function lowerCaseHeaders(headers: unknown): Record<string, string> {
  * How long the gateway asks us to wait, from `retry-after-ms`, or `Retry-After` in seconds
  * or as an HTTP date. Undefined when it says nothing usable.
  */
-export function retryAfterMs(headers: Record<string, string>, now = Date.now()): number | undefined {
+export function retryAfterMs(
+	headers: Record<string, string>,
+	now = Date.now(),
+): number | undefined {
 	const milliseconds = Number(headers['retry-after-ms']);
-	if (headers['retry-after-ms'] !== undefined && Number.isFinite(milliseconds) && milliseconds >= 0) {
+	if (
+		headers['retry-after-ms'] !== undefined &&
+		Number.isFinite(milliseconds) &&
+		milliseconds >= 0
+	) {
 		return milliseconds;
 	}
 	const retryAfter = headers['retry-after'];
@@ -217,7 +227,8 @@ export function businessFailure(
 			}
 			return { code: String(code), message: message ?? `Gateway error code ${String(code)}` };
 		case 'assetReview':
-			if (code === undefined || code === null || [200, 202].includes(Number(code))) return undefined;
+			if (code === undefined || code === null || [200, 202].includes(Number(code)))
+				return undefined;
 			return { code: String(code), message: message ?? `Asset review error code ${String(code)}` };
 	}
 }
@@ -238,7 +249,8 @@ function asNetworkFailure(error: unknown): NetworkFailure {
 	};
 	const candidates = [record.code, record.cause?.code, record.httpCode];
 	const code = candidates.find(
-		(candidate): candidate is string => typeof candidate === 'string' && /^[A-Z_]+$/.test(candidate),
+		(candidate): candidate is string =>
+			typeof candidate === 'string' && /^[A-Z_]+$/.test(candidate),
 	);
 	const message = typeof record.message === 'string' ? record.message : String(error);
 	return { code: code ?? 'UNKNOWN', message };
@@ -290,7 +302,10 @@ export async function gatewayRequest<TBody = IDataObject>(
 			)) as typeof raw;
 		} catch (error) {
 			const failure = asNetworkFailure(error);
-			if (isCancelled(failure, signal)) throw apiError(context, request, 'The execution was cancelled', credential.secret, { code: 'CANCELLED' });
+			if (isCancelled(failure, signal))
+				throw apiError(context, request, 'The execution was cancelled', credential.secret, {
+					code: 'CANCELLED',
+				});
 			const retryable =
 				request.kind === 'read'
 					? TRANSIENT_NETWORK_CODES.has(failure.code)
@@ -340,11 +355,16 @@ export async function gatewayRequest<TBody = IDataObject>(
 				request,
 				'The gateway answered with a body that is not valid JSON',
 				credential.secret,
-				{ description: `${describe} returned: ${raw.body.slice(0, 200)}`, httpCode: String(raw.statusCode) },
+				{
+					description: `${describe} returned: ${raw.body.slice(0, 200)}`,
+					httpCode: String(raw.statusCode),
+				},
 			);
 		}
 
-		const failure = request.stream ? undefined : businessFailure(raw.body, request.envelope ?? 'none');
+		const failure = request.stream
+			? undefined
+			: businessFailure(raw.body, request.envelope ?? 'none');
 		if (failure) {
 			throw apiError(context, request, failure.message, credential.secret, {
 				code: failure.code,

@@ -34,7 +34,10 @@ export interface SimulatorEndpoints {
 export function simulatorCredentials(sim: SimulatorEndpoints): CredentialJson[] {
 	return [
 		{ ...EXAMPLE_CREDENTIALS.gateway, data: { baseUrl: sim.baseUrl, apiKey: sim.apiKey } },
-		{ ...EXAMPLE_CREDENTIALS.assetReview, data: { identityUrl: sim.identityUrl, accessToken: sim.accessToken } },
+		{
+			...EXAMPLE_CREDENTIALS.assetReview,
+			data: { identityUrl: sim.identityUrl, accessToken: sim.accessToken },
+		},
 	];
 }
 

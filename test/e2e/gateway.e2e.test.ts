@@ -8,12 +8,27 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { startSimulator, type Simulator } from '../simulator';
-import { EXAMPLE_CREDENTIALS, exampleWorkflowId, loadExamples, simulatorCredentials } from './examples';
-import { N8N_LINES, loadWorkflow, nodeBinaryOutput, nodeOutput, packPackage, startN8n, type N8nInstance, type PackedPackage } from './harness';
+import {
+	EXAMPLE_CREDENTIALS,
+	exampleWorkflowId,
+	loadExamples,
+	simulatorCredentials,
+} from './examples';
+import {
+	N8N_LINES,
+	loadWorkflow,
+	nodeBinaryOutput,
+	nodeOutput,
+	packPackage,
+	startN8n,
+	type N8nInstance,
+	type PackedPackage,
+} from './harness';
 
 /** The messages of the credentials' 401 rules (credentials/*.credentials.ts). */
 const GATEWAY_401_MESSAGE = 'Invalid API key: the gateway answered 401 Unauthorized';
-const ASSET_REVIEW_401_MESSAGE = 'Invalid access token: the identity host answered 401 Unauthorized';
+const ASSET_REVIEW_401_MESSAGE =
+	'Invalid access token: the identity host answered 401 Unauthorized';
 /**
  * What real n8n 1.123 shows instead (measured; 2.41 shows the rules' messages): its credential
  * tester only applies `responseCode` rules when the request error carries `cause.response`, and
@@ -25,7 +40,11 @@ const N8N_401_MESSAGE = 'Authorization failed - please check your credentials';
  * n8n's own OpenAI credential (n8n-nodes-base `openAiApi`, field `url` on both lines) pointed at
  * the simulator, for the AI Agent's chat model. The simulator accepts only its one API key.
  */
-const OPENAI_SIMULATOR_CREDENTIAL = { id: 'mgSimulatorOpenAi1', name: 'OpenAI (simulator)', type: 'openAiApi' } as const;
+const OPENAI_SIMULATOR_CREDENTIAL = {
+	id: 'mgSimulatorOpenAi1',
+	name: 'OpenAI (simulator)',
+	type: 'openAiApi',
+} as const;
 
 let sim: Simulator;
 let packDir: string;
@@ -83,7 +102,9 @@ describe.each(N8N_LINES)('n8n line %s.x with the gateway simulator', (line) => {
 		});
 
 		test('a good API key passes', async () => {
-			await expect(running().testCredential(gateway(sim.apiKey))).resolves.toMatchObject({ status: 'OK' });
+			await expect(running().testCredential(gateway(sim.apiKey))).resolves.toMatchObject({
+				status: 'OK',
+			});
 			const [request] = sim.requestsTo('GET', '/vendor-a/v1/videos/omni-video/');
 			expect(request.headers.authorization).toBe(`Bearer ${sim.apiKey}`);
 		});
@@ -92,13 +113,15 @@ describe.each(N8N_LINES)('n8n line %s.x with the gateway simulator', (line) => {
 			const result = await running().testCredential(gateway('not-the-key'));
 			expect(result.status).toBe('Error');
 			expect(result.message).toBe(line === 1 ? N8N_401_MESSAGE : GATEWAY_401_MESSAGE);
-			expect(sim.requestsTo('GET', '/vendor-a/v1/videos/omni-video/')[0].headers.authorization).toBe(
-				'Bearer not-the-key',
-			);
+			expect(
+				sim.requestsTo('GET', '/vendor-a/v1/videos/omni-video/')[0].headers.authorization,
+			).toBe('Bearer not-the-key');
 		});
 
 		test('a good asset review token passes', async () => {
-			await expect(running().testCredential(assetReview(sim.accessToken))).resolves.toMatchObject({ status: 'OK' });
+			await expect(running().testCredential(assetReview(sim.accessToken))).resolves.toMatchObject({
+				status: 'OK',
+			});
 			const [request] = sim.requestsTo('POST', '/api/overseas/asset/upload/sync');
 			expect(request.headers['x-access-token']).toBe(sim.accessToken);
 			expect(request.body).toEqual({ images: [] });
@@ -108,9 +131,9 @@ describe.each(N8N_LINES)('n8n line %s.x with the gateway simulator', (line) => {
 			const result = await running().testCredential(assetReview('not-the-token'));
 			expect(result.status).toBe('Error');
 			expect(result.message).toBe(line === 1 ? N8N_401_MESSAGE : ASSET_REVIEW_401_MESSAGE);
-			expect(sim.requestsTo('POST', '/api/overseas/asset/upload/sync')[0].headers['x-access-token']).toBe(
-				'not-the-token',
-			);
+			expect(
+				sim.requestsTo('POST', '/api/overseas/asset/upload/sync')[0].headers['x-access-token'],
+			).toBe('not-the-token');
 		});
 	});
 
@@ -154,7 +177,9 @@ describe.each(N8N_LINES)('n8n line %s.x with the gateway simulator', (line) => {
 		});
 
 		test('responses-chaining.json continues the first response with previous_response_id', async () => {
-			const { execution } = await running().runManualWorkflow(exampleWorkflowId('responses-chaining.json'));
+			const { execution } = await running().runManualWorkflow(
+				exampleWorkflowId('responses-chaining.json'),
+			);
 
 			expect(execution.status).toBe('success');
 			const [first] = nodeOutput(execution, 'First Response');
@@ -162,7 +187,9 @@ describe.each(N8N_LINES)('n8n line %s.x with the gateway simulator', (line) => {
 			const requests = sim.requestsTo('POST', '/v1/responses');
 			expect(requests).toHaveLength(2);
 			expect(requests[1].body).toMatchObject({ previous_response_id: first.id });
-			expect(followUp.outputText).toBe(`Echo: Which number did I ask you to remember? (after ${String(first.id)})`);
+			expect(followUp.outputText).toBe(
+				`Echo: Which number did I ask you to remember? (after ${String(first.id)})`,
+			);
 		});
 
 		test('image-edit.json sends the binary image as base64 and returns the edit as binary', async () => {
@@ -170,8 +197,14 @@ describe.each(N8N_LINES)('n8n line %s.x with the gateway simulator', (line) => {
 
 			expect(execution.status).toBe('success');
 			const [request] = sim.requestsTo('POST', '/v1/images/edits');
-			expect(request.body).toMatchObject({ model: 'qwen-image-edit', prompt: 'Make the sky purple', size: '2K' });
-			expect((request.body as { image: string[] }).image[0]).toMatch(/^data:image\/png;base64,iVBORw0KGgo/);
+			expect(request.body).toMatchObject({
+				model: 'qwen-image-edit',
+				prompt: 'Make the sky purple',
+				size: '2K',
+			});
+			expect((request.body as { image: string[] }).image[0]).toMatch(
+				/^data:image\/png;base64,iVBORw0KGgo/,
+			);
 			const [edited] = nodeOutput(execution, 'Model Gateway Image Edit');
 			expect(edited).toMatchObject({ revised_prompt: expect.any(String) });
 			const [binary] = nodeBinaryOutput(execution, 'Model Gateway Image Edit');
@@ -179,26 +212,44 @@ describe.each(N8N_LINES)('n8n line %s.x with the gateway simulator', (line) => {
 		});
 
 		test('video-batch.json creates 20 tasks, each once, and reads them back paired with their rows', async () => {
-			const { execution } = await running().runManualWorkflow(exampleWorkflowId('video-batch.json'));
+			const { execution } = await running().runManualWorkflow(
+				exampleWorkflowId('video-batch.json'),
+			);
 
 			expect(execution.status).toBe('success');
 			const creates = sim.requestsTo('POST', '/v1/videos');
 			expect(creates).toHaveLength(20);
-			expect(new Set(creates.map((request) => (request.body as { prompt: string }).prompt)).size).toBe(20);
+			expect(
+				new Set(creates.map((request) => (request.body as { prompt: string }).prompt)).size,
+			).toBe(20);
 			const created = nodeOutput(execution, 'Create Video Tasks');
 			const statuses = nodeOutput(execution, 'Get Status');
 			expect(statuses).toHaveLength(20);
 			statuses.forEach((task, index) => {
-				expect(task).toMatchObject({ family: 'generic', taskId: created[index].taskId, status: 'succeeded', done: true });
+				expect(task).toMatchObject({
+					family: 'generic',
+					taskId: created[index].taskId,
+					status: 'succeeded',
+					done: true,
+				});
 				expect(task.videoUrl).toEqual(expect.stringContaining('/files/'));
 			});
 		});
 
 		test('video-all-families.json creates and reads a task in every family (long-running video as binary)', async () => {
-			const { execution } = await running().runManualWorkflow(exampleWorkflowId('video-all-families.json'));
+			const { execution } = await running().runManualWorkflow(
+				exampleWorkflowId('video-all-families.json'),
+			);
 
 			expect(execution.status).toBe('success');
-			const families = { 'Task Family S': 'taskS', 'Family A': 'familyA', Generic: 'generic', 'Family B': 'familyB', 'Family C': 'familyC', 'Long-Running': 'longRunning' };
+			const families = {
+				'Task Family S': 'taskS',
+				'Family A': 'familyA',
+				Generic: 'generic',
+				'Family B': 'familyB',
+				'Family C': 'familyC',
+				'Long-Running': 'longRunning',
+			};
 			for (const [label, family] of Object.entries(families)) {
 				const [task] = nodeOutput(execution, `Get Status (${label})`);
 				expect(task).toMatchObject({ family, status: 'succeeded', done: true, error: null });
@@ -210,7 +261,9 @@ describe.each(N8N_LINES)('n8n line %s.x with the gateway simulator', (line) => {
 		});
 
 		test('asset-review-routing.json reviews all URLs in one request and routes passed and rejected assets', async () => {
-			const { execution } = await running().runManualWorkflow(exampleWorkflowId('asset-review-routing.json'));
+			const { execution } = await running().runManualWorkflow(
+				exampleWorkflowId('asset-review-routing.json'),
+			);
 
 			expect(execution.status).toBe('success');
 			const [request] = sim.requestsTo('POST', '/api/overseas/asset/upload/sync');
@@ -232,21 +285,40 @@ describe.each(N8N_LINES)('n8n line %s.x with the gateway simulator', (line) => {
 
 			expect(execution.status).toBe('success');
 			const requests = sim.requestsTo('POST', '/v1/chat/completions');
-			const fromModel = requests.filter((request) => Array.isArray((request.body as { tools?: unknown }).tools));
+			const fromModel = requests.filter((request) =>
+				Array.isArray((request.body as { tools?: unknown }).tools),
+			);
 			const fromTool = requests.filter((request) => !fromModel.includes(request));
 			// The agent's model: the tool call, then the final answer after the tool message.
 			expect(fromModel.length).toBeGreaterThanOrEqual(2);
-			for (const request of fromModel) expect(request.headers.authorization).toBe(`Bearer ${sim.apiKey}`);
+			for (const request of fromModel)
+				expect(request.headers.authorization).toBe(`Bearer ${sim.apiKey}`);
 			expect(fromModel[0].body).toMatchObject({
 				model: 'gpt-4o-mini',
-				tools: [{ type: 'function', function: { name: expect.any(String), parameters: { properties: { question: { type: 'string' } } } } }],
+				tools: [
+					{
+						type: 'function',
+						function: {
+							name: expect.any(String),
+							parameters: { properties: { question: { type: 'string' } } },
+						},
+					},
+				],
 			});
-			const lastModelMessages = (fromModel[fromModel.length - 1].body as { messages: Array<{ role: string }> }).messages;
-			expect(lastModelMessages[lastModelMessages.length - 1]).toMatchObject({ role: 'tool', content: expect.stringContaining('Echo: Paris') });
+			const lastModelMessages = (
+				fromModel[fromModel.length - 1].body as { messages: Array<{ role: string }> }
+			).messages;
+			expect(lastModelMessages[lastModelMessages.length - 1]).toMatchObject({
+				role: 'tool',
+				content: expect.stringContaining('Echo: Paris'),
+			});
 			// Our tool node: one gateway call whose user message is the model's argument.
 			expect(fromTool).toHaveLength(1);
 			expect(fromTool[0].headers.authorization).toBe(`Bearer ${sim.apiKey}`);
-			expect(fromTool[0].body).toMatchObject({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Paris' }] });
+			expect(fromTool[0].body).toMatchObject({
+				model: 'gpt-4o-mini',
+				messages: [{ role: 'user', content: 'Paris' }],
+			});
 			const [agent] = nodeOutput(execution, 'AI Agent');
 			expect(String(agent.output)).toContain('Echo: What is the weather in Paris? Use the tool.');
 			expect(String(agent.output)).toContain('Echo: Paris');

@@ -10,7 +10,17 @@
  *   await n8n.stop();
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+	closeSync,
+	existsSync,
+	mkdirSync,
+	mkdtempSync,
+	openSync,
+	readFileSync,
+	renameSync,
+	rmSync,
+	writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -27,7 +37,11 @@ const SUPERVISOR = join(REPO_ROOT, 'test', 'e2e', 'n8n-supervisor.js');
 
 function findRepoRoot(from: string): string {
 	for (let dir = from; dir !== dirname(dir); dir = dirname(dir)) {
-		if (existsSync(join(dir, 'package.json')) && existsSync(join(dir, 'test', 'e2e', 'n8n-supervisor.js'))) return dir;
+		if (
+			existsSync(join(dir, 'package.json')) &&
+			existsSync(join(dir, 'test', 'e2e', 'n8n-supervisor.js'))
+		)
+			return dir;
 	}
 	throw new Error(`no repository root above ${from}`);
 }
@@ -40,7 +54,8 @@ export const N8N_LINES: N8nLine[] = (process.env.MG_E2E_LINES ?? '1 2')
 	.split(/[\s,]+/)
 	.filter(Boolean)
 	.map((value) => {
-		if (value !== '1' && value !== '2') throw new Error(`MG_E2E_LINES: unknown n8n line "${value}"`);
+		if (value !== '1' && value !== '2')
+			throw new Error(`MG_E2E_LINES: unknown n8n line "${value}"`);
 		return Number(value) as N8nLine;
 	});
 
@@ -99,7 +114,9 @@ export interface BinaryMetadata {
 }
 
 export interface NodeRun {
-	data?: { main?: Array<Array<{ json: JsonObject; binary?: Record<string, BinaryMetadata> }> | null> };
+	data?: {
+		main?: Array<Array<{ json: JsonObject; binary?: Record<string, BinaryMetadata> }> | null>;
+	};
 	error?: { message: string };
 }
 
@@ -144,7 +161,9 @@ export function findInstallation(line: N8nLine): N8nInstallation {
 	const dir = join(CACHE_DIR, `n8n-${version}`);
 	const markerPath = join(dir, '.install-complete.json');
 	if (!existsSync(markerPath)) {
-		throw new Error(`n8n ${version} is not installed in ${dir}: run scripts/e2e/install-n8n.sh ${line}`);
+		throw new Error(
+			`n8n ${version} is not installed in ${dir}: run scripts/e2e/install-n8n.sh ${line}`,
+		);
 	}
 	const marker = JSON.parse(readFileSync(markerPath, 'utf8')) as InstallMarker;
 	return {
@@ -168,11 +187,16 @@ export interface PackedPackage {
 }
 
 /** `npm pack` a package folder (default: this repository, which must be built) into destDir. */
-export async function packPackage(destDir: string, packageDir: string = REPO_ROOT): Promise<PackedPackage> {
+export async function packPackage(
+	destDir: string,
+	packageDir: string = REPO_ROOT,
+): Promise<PackedPackage> {
 	const manifest = readManifest(packageDir);
 	for (const file of [...manifest.n8n.nodes, ...manifest.n8n.credentials]) {
 		if (!existsSync(join(packageDir, file))) {
-			throw new Error(`${manifest.name}: ${file} is missing; build the package first (npm run build)`);
+			throw new Error(
+				`${manifest.name}: ${file} is missing; build the package first (npm run build)`,
+			);
 		}
 	}
 	mkdirSync(destDir, { recursive: true });
@@ -183,7 +207,12 @@ export async function packPackage(destDir: string, packageDir: string = REPO_ROO
 		{ cwd: packageDir, env: npmFreeEnv(), timeout: CLI_TIMEOUT_MS },
 	);
 	const [packed] = JSON.parse(stdout) as Array<{ filename: string }>;
-	return { tarball: join(destDir, packed.filename), name: manifest.name, version: manifest.version, n8n: manifest.n8n };
+	return {
+		tarball: join(destDir, packed.filename),
+		name: manifest.name,
+		version: manifest.version,
+		n8n: manifest.n8n,
+	};
 }
 
 interface PackageManifest {
@@ -194,8 +223,11 @@ interface PackageManifest {
 }
 
 export function readManifest(packageDir: string): PackageManifest {
-	const raw = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as Partial<PackageManifest>;
-	if (!raw.name || !raw.version) throw new Error(`${packageDir}/package.json has no name or version`);
+	const raw = JSON.parse(
+		readFileSync(join(packageDir, 'package.json'), 'utf8'),
+	) as Partial<PackageManifest>;
+	if (!raw.name || !raw.version)
+		throw new Error(`${packageDir}/package.json has no name or version`);
 	return {
 		name: raw.name,
 		version: raw.version,
@@ -217,7 +249,10 @@ interface InstalledNodesManifest {
  * `npm install` its runtime dependencies in place (scripts off, no lockfile), and record it in
  * `.n8n/nodes/package.json`. Its node types are then `<name>.<nodeName>`.
  */
-export async function installCommunityPackage(userFolder: string, tarball: string): Promise<string> {
+export async function installCommunityPackage(
+	userFolder: string,
+	tarball: string,
+): Promise<string> {
 	const nodesDir = join(userFolder, '.n8n', 'nodes');
 	const staging = mkdtempSync(join(userFolder, 'unpack-'));
 	await execFileAsync('tar', ['-xzf', tarball, '-C', staging, '--strip-components=1']);
@@ -232,13 +267,21 @@ export async function installCommunityPackage(userFolder: string, tarball: strin
 	renameSync(staging, packageDir);
 
 	// Like n8n: only runtime dependencies count (peer n8n-workflow comes from n8n itself).
-	for (const key of ['devDependencies', 'peerDependencies', 'optionalDependencies']) delete manifest[key];
+	for (const key of ['devDependencies', 'peerDependencies', 'optionalDependencies'])
+		delete manifest[key];
 	writeFileSync(join(packageDir, 'package.json'), JSON.stringify(manifest, null, 2));
 	if (manifest.dependencies && Object.keys(manifest.dependencies).length > 0) {
 		await execFileAsync(
 			'npm',
-			['install', '--audit=false', '--fund=false', '--bin-links=false', '--install-strategy=shallow',
-				'--ignore-scripts=true', '--package-lock=false'],
+			[
+				'install',
+				'--audit=false',
+				'--fund=false',
+				'--bin-links=false',
+				'--install-strategy=shallow',
+				'--ignore-scripts=true',
+				'--package-lock=false',
+			],
 			{ cwd: packageDir, env: npmFreeEnv(), timeout: CLI_TIMEOUT_MS },
 		);
 	}
@@ -284,13 +327,16 @@ export interface StartOptions {
 
 export async function startN8n(options: StartOptions): Promise<N8nInstance> {
 	const installation = findInstallation(options.line);
-	const userFolder = mkdtempSync(join(process.env.MG_E2E_RUN_DIR ?? tmpdir(), `n8n-${installation.version}-`));
+	const userFolder = mkdtempSync(
+		join(process.env.MG_E2E_RUN_DIR ?? tmpdir(), `n8n-${installation.version}-`),
+	);
 	const port = options.port ?? (await freePort());
 	const env = n8nEnv(installation, userFolder, port, await freePort(), options.env);
 
 	const timings = new PhaseTimer();
 	try {
-		for (const tarball of options.packages ?? []) await installCommunityPackage(userFolder, tarball);
+		for (const tarball of options.packages ?? [])
+			await installCommunityPackage(userFolder, tarball);
 		timings.lap('packages');
 		// Imports run through the CLI before start: it is the one way to keep the ids we choose.
 		if (options.credentials?.length) {
@@ -316,7 +362,9 @@ export async function startN8n(options: StartOptions): Promise<N8nInstance> {
 		await instance.stop();
 		throw error;
 	}
-	process.stderr.write(`[e2e] n8n ${installation.version} ready on ${instance.baseUrl} ${timings.summary()}\n`);
+	process.stderr.write(
+		`[e2e] n8n ${installation.version} ready on ${instance.baseUrl} ${timings.summary()}\n`,
+	);
 	return instance;
 }
 
@@ -399,13 +447,17 @@ async function runCli(
 	const input = join(userFolder, `${command.replace(':', '-')}.json`);
 	writeFileSync(input, JSON.stringify(entries));
 	try {
-		await execFileAsync(installation.nodeBinary, [installation.n8nScript, command, `--input=${input}`], {
-			cwd: userFolder,
-			env,
-			timeout: CLI_TIMEOUT_MS,
-			killSignal: 'SIGKILL',
-			maxBuffer: 16 * 1024 * 1024,
-		});
+		await execFileAsync(
+			installation.nodeBinary,
+			[installation.n8nScript, command, `--input=${input}`],
+			{
+				cwd: userFolder,
+				env,
+				timeout: CLI_TIMEOUT_MS,
+				killSignal: 'SIGKILL',
+				maxBuffer: 16 * 1024 * 1024,
+			},
+		);
 	} catch (error) {
 		const { stdout, stderr } = error as { stdout?: string; stderr?: string };
 		throw new Error(`n8n ${command} failed: ${String(error)}\n${stdout ?? ''}\n${stderr ?? ''}`);
@@ -544,7 +596,12 @@ export class N8nInstance {
 		const response = await fetch(`${this.baseUrl}${path}`, {
 			method,
 			headers: { ...(isJson ? { 'content-type': 'application/json' } : {}), ...options.headers },
-			body: options.body === undefined ? undefined : isJson ? JSON.stringify(options.body) : String(options.body),
+			body:
+				options.body === undefined
+					? undefined
+					: isJson
+						? JSON.stringify(options.body)
+						: String(options.body),
 			signal: AbortSignal.timeout(HTTP_TIMEOUT_MS),
 		});
 		return { status: response.status, headers: response.headers, body: await response.text() };
@@ -562,7 +619,9 @@ export class N8nInstance {
 	}
 
 	private async typeFile<T>(kind: 'nodes' | 'credentials'): Promise<T> {
-		const response = await this.http('GET', `/types/${kind}.json`, { headers: { cookie: this.authCookie } });
+		const response = await this.http('GET', `/types/${kind}.json`, {
+			headers: { cookie: this.authCookie },
+		});
 		this.expectOk(response, `GET /types/${kind}.json`);
 		return JSON.parse(response.body) as T;
 	}
@@ -580,7 +639,8 @@ export class N8nInstance {
 			`/workflows/${workflowId}/run`,
 			{ workflowData, triggerToStartFrom: { name: trigger.name } },
 		);
-		if (!started.executionId) throw this.failure(`workflow ${workflowId} did not start: ${JSON.stringify(started)}`);
+		if (!started.executionId)
+			throw this.failure(`workflow ${workflowId} did not start: ${JSON.stringify(started)}`);
 		const execution = await this.waitForExecution(started.executionId);
 		return { executionId: started.executionId, execution };
 	}
@@ -590,7 +650,9 @@ export class N8nInstance {
 	 * same body in 1.x and 2.x). The credential must be stored (its id); `data` replaces the
 	 * stored values for this test only.
 	 */
-	async testCredential(credential: CredentialJson): Promise<{ status: 'OK' | 'Error'; message: string }> {
+	async testCredential(
+		credential: CredentialJson,
+	): Promise<{ status: 'OK' | 'Error'; message: string }> {
 		return await this.rest('POST', '/credentials/test', { credentials: credential });
 	}
 
@@ -610,20 +672,27 @@ export class N8nInstance {
 	 * asks n8n for the path's methods without running the workflow: 404 until registered.
 	 */
 	async waitForWebhook(path: string, method = 'POST'): Promise<void> {
-		await this.waitFor(`webhook ${method} ${path} to be registered`, EXECUTION_TIMEOUT_MS, async () => {
-			const response = await this.http('OPTIONS', `/webhook/${path}`, {
-				headers: { origin: this.baseUrl, 'access-control-request-method': method },
-			});
-			const methods = response.headers.get('access-control-allow-methods') ?? '';
-			return response.status === 204 && methods.split(/,\s*/).includes(method);
-		});
+		await this.waitFor(
+			`webhook ${method} ${path} to be registered`,
+			EXECUTION_TIMEOUT_MS,
+			async () => {
+				const response = await this.http('OPTIONS', `/webhook/${path}`, {
+					headers: { origin: this.baseUrl, 'access-control-request-method': method },
+				});
+				const methods = response.headers.get('access-control-allow-methods') ?? '';
+				return response.status === 204 && methods.split(/,\s*/).includes(method);
+			},
+		);
 	}
 
 	/** One execution with its data, once it has stopped running. */
 	async waitForExecution(executionId: string): Promise<Execution> {
 		let execution: Execution | undefined;
 		await this.waitFor(`execution ${executionId} to finish`, EXECUTION_TIMEOUT_MS, async () => {
-			execution = await this.publicApi<Execution>('GET', `/executions/${executionId}?includeData=true`);
+			execution = await this.publicApi<Execution>(
+				'GET',
+				`/executions/${executionId}?includeData=true`,
+			);
 			return hasStopped(execution);
 		});
 		return normalizeExecution(execution as Execution);
@@ -632,14 +701,18 @@ export class N8nInstance {
 	/** Waits until a workflow has `count` stopped executions; returns them newest first, with data. */
 	async waitForExecutions(workflowId: string, count: number): Promise<Execution[]> {
 		let stopped: Execution[] = [];
-		await this.waitFor(`${count} execution(s) of workflow ${workflowId}`, EXECUTION_TIMEOUT_MS, async () => {
-			const page = await this.publicApi<{ data: Execution[] }>(
-				'GET',
-				`/executions?workflowId=${encodeURIComponent(workflowId)}&includeData=true&limit=250`,
-			);
-			stopped = page.data.filter(hasStopped);
-			return stopped.length >= count;
-		});
+		await this.waitFor(
+			`${count} execution(s) of workflow ${workflowId}`,
+			EXECUTION_TIMEOUT_MS,
+			async () => {
+				const page = await this.publicApi<{ data: Execution[] }>(
+					'GET',
+					`/executions?workflowId=${encodeURIComponent(workflowId)}&includeData=true&limit=250`,
+				);
+				stopped = page.data.filter(hasStopped);
+				return stopped.length >= count;
+			},
+		);
 		return stopped.map(normalizeExecution);
 	}
 
@@ -661,10 +734,15 @@ export class N8nInstance {
 			clearTimeout(timer);
 			if (!stopped) throw this.failure('n8n did not stop');
 		}
-		if (process.env.MG_E2E_KEEP_USER_FOLDERS !== '1') rmSync(this.userFolder, { recursive: true, force: true });
+		if (process.env.MG_E2E_KEEP_USER_FOLDERS !== '1')
+			rmSync(this.userFolder, { recursive: true, force: true });
 	}
 
-	private async waitFor(what: string, timeoutMs: number, condition: () => Promise<boolean>): Promise<void> {
+	private async waitFor(
+		what: string,
+		timeoutMs: number,
+		condition: () => Promise<boolean>,
+	): Promise<void> {
 		const deadline = Date.now() + timeoutMs;
 		while (Date.now() < deadline) {
 			if (await condition()) return;
@@ -713,7 +791,9 @@ export function nodeOutput(execution: Execution, nodeName: string, outputIndex =
 	const runs = execution.data?.resultData.runData[nodeName];
 	if (!runs?.length) {
 		const ran = Object.keys(execution.data?.resultData.runData ?? {}).join(', ');
-		throw new Error(`node "${nodeName}" did not run in execution ${execution.id} (ran: ${ran || 'none'})`);
+		throw new Error(
+			`node "${nodeName}" did not run in execution ${execution.id} (ran: ${ran || 'none'})`,
+		);
 	}
 	const run = runs[runs.length - 1];
 	if (run.error) throw new Error(`node "${nodeName}" failed: ${run.error.message}`);

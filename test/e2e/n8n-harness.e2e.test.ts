@@ -24,7 +24,12 @@ const PROBE_PACKAGE_DIR = join(__dirname, 'fixtures', 'n8n-nodes-e2e-probe');
 
 const webhookHeader = { name: 'X-E2E-Token', value: 'e2e-secret-token' };
 const credentials: CredentialJson[] = [
-	{ id: 'e2eHeaderAuth0001', name: 'e2e webhook header', type: 'httpHeaderAuth', data: webhookHeader },
+	{
+		id: 'e2eHeaderAuth0001',
+		name: 'e2e webhook header',
+		type: 'httpHeaderAuth',
+		data: webhookHeader,
+	},
 ];
 const workflows = ['manual-code', 'webhook-greeting', 'manual-resolve-probe'].map((name) =>
 	loadWorkflow(join(WORKFLOWS_DIR, `${name}.json`)),
@@ -106,7 +111,9 @@ describe.each(N8N_LINES)('n8n line %s.x', (line) => {
 		expect(execution.mode).toBe('webhook');
 		expect(execution.status).toBe('success');
 		expect(nodeOutput(execution, 'Webhook')[0]).toMatchObject({ body: { name: 'Ada' } });
-		expect(nodeOutput(execution, 'Greeting')).toEqual([{ greeting: 'hello Ada', received: { name: 'Ada' } }]);
+		expect(nodeOutput(execution, 'Greeting')).toEqual([
+			{ greeting: 'hello Ada', received: { name: 'Ada' } },
+		]);
 	});
 
 	test('loads every node and credential the packed package declares', async () => {
@@ -123,7 +130,9 @@ describe.each(N8N_LINES)('n8n line %s.x', (line) => {
 		// n8n adds a "<node>Tool" variant of every node that is usable as an AI tool; nothing else.
 		const declaredOrToolVariant = new Set(declared.flatMap((type) => [type, `${type}Tool`]));
 		expect(loaded.filter((type) => !declaredOrToolVariant.has(type))).toEqual([]);
-		expect(credentialTypes).toEqual(expect.arrayContaining(declaredCredentialTypes(gatewayPackage)));
+		expect(credentialTypes).toEqual(
+			expect.arrayContaining(declaredCredentialTypes(gatewayPackage)),
+		);
 	});
 
 	test('a community package without dependencies gets n8n’s own zod and n8n-workflow', async () => {
@@ -139,7 +148,9 @@ describe.each(N8N_LINES)('n8n line %s.x', (line) => {
 			expect(resolved['n8n-workflow'].resolvedPath?.startsWith(n8nModules)).toBe(true);
 		}
 		// Which copy and version each line hands out, for the record.
-		process.stderr.write(`[e2e] n8n ${n8n.installation.version}, community package: ${JSON.stringify(probe.atExecute)}\n`);
+		process.stderr.write(
+			`[e2e] n8n ${n8n.installation.version}, community package: ${JSON.stringify(probe.atExecute)}\n`,
+		);
 	});
 });
 
@@ -154,7 +165,11 @@ function declaredCredentialTypes(pkg: PackedPackage): string[] {
 
 /** Instantiates the class a built node/credential file exports under its file's base name. */
 function describeBuiltClass(file: string): { name: string } {
-	const className = file.split('/').pop()?.replace(/\.(node|credentials)\.js$/, '') ?? '';
+	const className =
+		file
+			.split('/')
+			.pop()
+			?.replace(/\.(node|credentials)\.js$/, '') ?? '';
 	const exported = require(join(REPO_ROOT, file)) as Record<string, new () => object>;
 	const Class = exported[className];
 	if (!Class) throw new Error(`${file} does not export ${className}`);

@@ -14,13 +14,21 @@ import { join } from 'node:path';
 
 import { startSimulator, type Simulator } from '../simulator';
 import { loadExamples, simulatorCredentials } from './examples';
-import { N8N_OWNER, N8N_VERSIONS, packPackage, startN8n, type N8nInstance, type N8nLine } from './harness';
+import {
+	N8N_OWNER,
+	N8N_VERSIONS,
+	packPackage,
+	startN8n,
+	type N8nInstance,
+	type N8nLine,
+} from './harness';
 
 function numberFromEnv(name: string, fallback: number): number {
 	const raw = process.env[name];
 	if (raw === undefined || raw === '') return fallback;
 	const value = Number(raw);
-	if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a whole number, got "${raw}"`);
+	if (!Number.isInteger(value) || value < 0)
+		throw new Error(`${name} must be a whole number, got "${raw}"`);
 	return value;
 }
 
@@ -29,7 +37,11 @@ async function assertPortFree(port: number, what: string): Promise<void> {
 	const server = createServer();
 	await new Promise<void>((resolveListen, reject) => {
 		server.once('error', () =>
-			reject(new Error(`port ${port} (${what}) is in use: stop what runs there or choose another port (see scripts/try-it.sh)`)),
+			reject(
+				new Error(
+					`port ${port} (${what}) is in use: stop what runs there or choose another port (see scripts/try-it.sh)`,
+				),
+			),
 		);
 		server.listen(port, '127.0.0.1', resolveListen);
 	});
@@ -67,10 +79,14 @@ async function main(): Promise<void> {
 			queuedMs: numberFromEnv('SIM_QUEUED_MS', 1000),
 			runningMs: numberFromEnv('SIM_RUNNING_MS', 3000),
 		});
-		process.stdout.write(`Gateway simulator on ${sim.baseUrl} (identity host ${sim.identityUrl})\n`);
+		process.stdout.write(
+			`Gateway simulator on ${sim.baseUrl} (identity host ${sim.identityUrl})\n`,
+		);
 		const { tarball } = await packPackage(packDir);
 		const workflows = loadExamples();
-		process.stdout.write(`Starting n8n ${N8N_VERSIONS[line]} with the package and ${workflows.length} example workflow(s)...\n`);
+		process.stdout.write(
+			`Starting n8n ${N8N_VERSIONS[line]} with the package and ${workflows.length} example workflow(s)...\n`,
+		);
 		n8n = await startN8n({
 			line,
 			port: n8nPort,

@@ -17,10 +17,17 @@ const reviewNode = (parameters: IDataObject, continueOnFail = false) => ({
 	...(continueOnFail ? { continueOnFail: true } : {}),
 });
 
-const listOf = (...urls: string[]) => ({ urlSource: 'list', assetUrls: { values: urls.map((url) => ({ url })) } });
+const listOf = (...urls: string[]) => ({
+	urlSource: 'list',
+	assetUrls: { values: urls.map((url) => ({ url })) },
+});
 
 /** A local HTTP endpoint standing in for the callback trigger; resolves with the first body posted. */
-async function startCallbackReceiver(): Promise<{ url: string; firstBody: Promise<unknown>; close: () => Promise<void> }> {
+async function startCallbackReceiver(): Promise<{
+	url: string;
+	firstBody: Promise<unknown>;
+	close: () => Promise<void>;
+}> {
 	let resolveBody: (body: unknown) => void = () => undefined;
 	const firstBody = new Promise<unknown>((resolve) => {
 		resolveBody = resolve;
@@ -46,9 +53,12 @@ const reviewRequests = () => gateway.simulator.requestsTo('POST', REVIEW_PATH);
 
 describe('Model Gateway Asset Review through the real engine', () => {
 	it('submits a URL list with X-Access-Token only and reports a finished review with a rejected asset', async () => {
-		const result = await runNode(reviewNode(listOf('https://cdn.example/ok.png', 'https://cdn.example/reject-me.png')), {
-			credentials: gateway.credentials(),
-		});
+		const result = await runNode(
+			reviewNode(listOf('https://cdn.example/ok.png', 'https://cdn.example/reject-me.png')),
+			{
+				credentials: gateway.credentials(),
+			},
+		);
 		expect(result.error(NODE)).toBeUndefined();
 		const [request] = reviewRequests();
 		expect(reviewRequests()).toHaveLength(1);
@@ -73,7 +83,11 @@ describe('Model Gateway Asset Review through the real engine', () => {
 			rejectedCount: 1,
 			hasErrors: true,
 			rejectedAssets: [
-				{ asset_url: 'https://cdn.example/reject-me.png', error_code: 'CONTENT_VIOLATION', error_message: expect.any(String) },
+				{
+					asset_url: 'https://cdn.example/reject-me.png',
+					error_code: 'CONTENT_VIOLATION',
+					error_message: expect.any(String),
+				},
 			],
 		});
 		expect(summary.task_id).toMatch(/^review_/);
@@ -85,7 +99,10 @@ describe('Model Gateway Asset Review through the real engine', () => {
 
 	it('outputs one item per asset, flagged for an IF node, when asked to', async () => {
 		const result = await runNode(
-			reviewNode({ ...listOf('https://cdn.example/ok.png', 'https://cdn.example/reject-me.png'), splitByAsset: true }),
+			reviewNode({
+				...listOf('https://cdn.example/ok.png', 'https://cdn.example/reject-me.png'),
+				splitByAsset: true,
+			}),
 			{ credentials: gateway.credentials(), input: [{ json: { row: 'a' } }] },
 		);
 		expect(result.items).toHaveLength(2);
@@ -120,7 +137,10 @@ describe('Model Gateway Asset Review through the real engine', () => {
 		try {
 			const callbackUrl = `${receiver.url}/webhook/asset-review`;
 			const result = await runNode(
-				reviewNode({ ...listOf('https://cdn.example/async-1.png', 'https://cdn.example/async-reject.png'), options: { callbackUrl } }),
+				reviewNode({
+					...listOf('https://cdn.example/async-1.png', 'https://cdn.example/async-reject.png'),
+					options: { callbackUrl },
+				}),
 				{ credentials: gateway.credentials() },
 			);
 			expect(result.error(NODE)).toBeUndefined();
@@ -130,14 +150,23 @@ describe('Model Gateway Asset Review through the real engine', () => {
 				callback_url: callbackUrl,
 			});
 			const summary = result.items[0].json;
-			expect(summary).toMatchObject({ finished: false, status: 'processing', code: 202, passedCount: 0, rejectedCount: 0, hasErrors: false });
+			expect(summary).toMatchObject({
+				finished: false,
+				status: 'processing',
+				code: 202,
+				passedCount: 0,
+				rejectedCount: 0,
+				hasErrors: false,
+			});
 			expect(summary.nextStep).toContain(callbackUrl);
 			expect(summary.nextStep).toContain('Task Callback Trigger');
 
 			// What the hint promises: the finished review for the same task arrives by callback.
 			const delivered = (await receiver.firstBody) as IDataObject;
 			expect(delivered).toMatchObject({ code: 200, status: 'completed', task_id: summary.task_id });
-			expect(((delivered.result as IDataObject).items as IDataObject[]).map((item) => item.error_code)).toEqual(['', 'CONTENT_VIOLATION']);
+			expect(
+				((delivered.result as IDataObject).items as IDataObject[]).map((item) => item.error_code),
+			).toEqual(['', 'CONTENT_VIOLATION']);
 		} finally {
 			await receiver.close();
 		}
@@ -145,10 +174,17 @@ describe('Model Gateway Asset Review through the real engine', () => {
 
 	it('treats a video review as unfinished and, per asset, as pending; without a callback URL it says how to get the result', async () => {
 		const result = await runNode(
-			reviewNode({ ...listOf('https://cdn.example/clip.mp4'), assetType: 'Video', splitByAsset: true }),
+			reviewNode({
+				...listOf('https://cdn.example/clip.mp4'),
+				assetType: 'Video',
+				splitByAsset: true,
+			}),
 			{ credentials: gateway.credentials() },
 		);
-		expect(reviewRequests()[0].body).toEqual({ images: ['https://cdn.example/clip.mp4'], asset_type: 'Video' });
+		expect(reviewRequests()[0].body).toEqual({
+			images: ['https://cdn.example/clip.mp4'],
+			asset_type: 'Video',
+		});
 		expect(result.items).toHaveLength(1);
 		expect(result.items[0].json).toMatchObject({
 			asset_url: 'https://cdn.example/clip.mp4',
@@ -158,17 +194,26 @@ describe('Model Gateway Asset Review through the real engine', () => {
 			finished: false,
 			status: 'processing',
 		});
-		expect(result.items[0].json.nextStep).toMatch(/No callback URL was set.*submit the same URLs again/);
+		expect(result.items[0].json.nextStep).toMatch(
+			/No callback URL was set.*submit the same URLs again/,
+		);
 	});
 
 	it('reads URLs from an expression, as a list or as text', async () => {
-		const result = await runNode(reviewNode({ urlSource: 'expression', urls: '={{ $json.urls }}' }), {
-			credentials: gateway.credentials(),
-			input: [
-				{ json: { urls: ['https://cdn.example/a.png', 'https://cdn.example/b.png'] } },
-				{ json: { urls: 'https://cdn.example/c.png\nhttps://cdn.example/d.png?w=1,2, https://cdn.example/e.png' } },
-			],
-		});
+		const result = await runNode(
+			reviewNode({ urlSource: 'expression', urls: '={{ $json.urls }}' }),
+			{
+				credentials: gateway.credentials(),
+				input: [
+					{ json: { urls: ['https://cdn.example/a.png', 'https://cdn.example/b.png'] } },
+					{
+						json: {
+							urls: 'https://cdn.example/c.png\nhttps://cdn.example/d.png?w=1,2, https://cdn.example/e.png',
+						},
+					},
+				],
+			},
+		);
 		expect(result.error(NODE)).toBeUndefined();
 		expect(reviewRequests().map((request) => (request.body as IDataObject).images)).toEqual([
 			['https://cdn.example/a.png', 'https://cdn.example/b.png'],
@@ -181,17 +226,25 @@ describe('Model Gateway Asset Review through the real engine', () => {
 	});
 
 	it('gathers URLs from many items, splits them into requests of 50 and pairs every asset with its item', async () => {
-		const urls = Array.from({ length: 61 }, (_, index) =>
-			`https://cdn.example/${index % 10 === 3 ? 'reject' : 'img'}-${index}.png`,
+		const urls = Array.from(
+			{ length: 61 },
+			(_, index) => `https://cdn.example/${index % 10 === 3 ? 'reject' : 'img'}-${index}.png`,
 		);
-		const result = await runNode(reviewNode({ urlSource: 'aggregate', urlPerItem: '={{ $json.url }}', splitByAsset: true }), {
-			credentials: gateway.credentials(),
-			input: urls.map((url, index) => ({ json: { url, index } })),
-		});
+		const result = await runNode(
+			reviewNode({ urlSource: 'aggregate', urlPerItem: '={{ $json.url }}', splitByAsset: true }),
+			{
+				credentials: gateway.credentials(),
+				input: urls.map((url, index) => ({ json: { url, index } })),
+			},
+		);
 		expect(result.error(NODE)).toBeUndefined();
 		const requests = reviewRequests();
-		expect(requests.map((request) => ((request.body as IDataObject).images as string[]).length)).toEqual([50, 11]);
-		expect(requests.flatMap((request) => (request.body as IDataObject).images as string[])).toEqual(urls);
+		expect(
+			requests.map((request) => ((request.body as IDataObject).images as string[]).length),
+		).toEqual([50, 11]);
+		expect(requests.flatMap((request) => (request.body as IDataObject).images as string[])).toEqual(
+			urls,
+		);
 
 		expect(result.items).toHaveLength(61);
 		for (const [index, item] of result.items.entries()) {
@@ -209,10 +262,13 @@ describe('Model Gateway Asset Review through the real engine', () => {
 			{ json: { url: 'https://cdn.example/a.png' } },
 			{ json: { url: ['https://cdn.example/b.png', 'https://cdn.example/reject-c.png'] } },
 		];
-		const result = await runNode(reviewNode({ urlSource: 'aggregate', urlPerItem: '={{ $json.url }}' }), {
-			credentials: gateway.credentials(),
-			input,
-		});
+		const result = await runNode(
+			reviewNode({ urlSource: 'aggregate', urlPerItem: '={{ $json.url }}' }),
+			{
+				credentials: gateway.credentials(),
+				input,
+			},
+		);
 		expect(reviewRequests()).toHaveLength(1);
 		expect((reviewRequests()[0].body as IDataObject).images).toEqual([
 			'https://cdn.example/a.png',
@@ -229,7 +285,9 @@ describe('Model Gateway Asset Review through the real engine', () => {
 		['not a url', 'is not a valid URL'],
 		['http://localhost:8080/a.png', 'private or local host'],
 	])('rejects %s before sending anything, naming the URL', async (badUrl, reason) => {
-		const result = await runNode(reviewNode(listOf('https://cdn.example/ok.png', badUrl)), { credentials: gateway.credentials() });
+		const result = await runNode(reviewNode(listOf('https://cdn.example/ok.png', badUrl)), {
+			credentials: gateway.credentials(),
+		});
 		const error = result.error(NODE);
 		expect(error?.name).toBe('NodeOperationError');
 		expect(error?.message).toContain('Item 0: "images[1]"');
@@ -244,19 +302,33 @@ describe('Model Gateway Asset Review through the real engine', () => {
 			{ json: { url: 'mailto:someone@example.com' } },
 			{ json: { url: 'https://cdn.example/b.png' } },
 		];
-		const stopped = await runNode(reviewNode({ urlSource: 'aggregate', urlPerItem: '={{ $json.url }}' }), {
-			credentials: gateway.credentials(),
-			input,
-		});
-		expect(stopped.error(NODE)?.message).toMatch(/^Item 1: "images\[0\]": "mailto:someone@example.com" uses mailto/);
+		const stopped = await runNode(
+			reviewNode({ urlSource: 'aggregate', urlPerItem: '={{ $json.url }}' }),
+			{
+				credentials: gateway.credentials(),
+				input,
+			},
+		);
+		expect(stopped.error(NODE)?.message).toMatch(
+			/^Item 1: "images\[0\]": "mailto:someone@example.com" uses mailto/,
+		);
 		expect(gateway.simulator.requests).toHaveLength(0);
 
 		const continued = await runNode(
-			reviewNode({ urlSource: 'aggregate', urlPerItem: '={{ $json.url }}', splitByAsset: true }, true),
+			reviewNode(
+				{ urlSource: 'aggregate', urlPerItem: '={{ $json.url }}', splitByAsset: true },
+				true,
+			),
 			{ credentials: gateway.credentials(), input },
 		);
-		expect((reviewRequests()[0].body as IDataObject).images).toEqual(['https://cdn.example/a.png', 'https://cdn.example/b.png']);
-		const byPairing = continued.items.map((item) => [item.pairedItem, item.json.error ? 'error' : item.json.asset_url]);
+		expect((reviewRequests()[0].body as IDataObject).images).toEqual([
+			'https://cdn.example/a.png',
+			'https://cdn.example/b.png',
+		]);
+		const byPairing = continued.items.map((item) => [
+			item.pairedItem,
+			item.json.error ? 'error' : item.json.asset_url,
+		]);
 		expect(byPairing).toEqual([
 			[[{ item: 0 }], 'https://cdn.example/a.png'],
 			[{ item: 1 }, 'error'],
@@ -266,8 +338,12 @@ describe('Model Gateway Asset Review through the real engine', () => {
 
 	it('refuses more than 50 URLs in one request, naming the limit', async () => {
 		const urls = Array.from({ length: 51 }, (_, index) => `https://cdn.example/${index}.png`);
-		const result = await runNode(reviewNode(listOf(...urls)), { credentials: gateway.credentials() });
-		expect(result.error(NODE)?.message).toMatch(/^Item 0: "images": must have at most 50 URLs per request/);
+		const result = await runNode(reviewNode(listOf(...urls)), {
+			credentials: gateway.credentials(),
+		});
+		expect(result.error(NODE)?.message).toMatch(
+			/^Item 0: "images": must have at most 50 URLs per request/,
+		);
 		expect(gateway.simulator.requests).toHaveLength(0);
 	});
 
@@ -275,7 +351,10 @@ describe('Model Gateway Asset Review through the real engine', () => {
 		const result = await runNode(
 			reviewNode({
 				...listOf('https://cdn.example/new.png'),
-				options: { legacyAssetUrls: 'https://cdn.example/legacy-1.png\nhttps://cdn.example/reject-legacy.png' },
+				options: {
+					legacyAssetUrls:
+						'https://cdn.example/legacy-1.png\nhttps://cdn.example/reject-legacy.png',
+				},
 			}),
 			{ credentials: gateway.credentials() },
 		);
@@ -284,16 +363,29 @@ describe('Model Gateway Asset Review through the real engine', () => {
 			asset_url_list: ['https://cdn.example/legacy-1.png', 'https://cdn.example/reject-legacy.png'],
 			asset_type: 'Image',
 		});
-		expect(result.items[0].json).toMatchObject({ sentAs: 'asset_url_list', assetCount: 2, rejectedCount: 1 });
-		expect(result.items[0].json.notice).toMatch(/legacy list wins: only asset_url_list was sent, and the 1 other URL/);
+		expect(result.items[0].json).toMatchObject({
+			sentAs: 'asset_url_list',
+			assetCount: 2,
+			rejectedCount: 1,
+		});
+		expect(result.items[0].json.notice).toMatch(
+			/legacy list wins: only asset_url_list was sent, and the 1 other URL/,
+		);
 	});
 
 	it('can send the URLs as the legacy field alone', async () => {
 		const result = await runNode(
-			reviewNode({ ...listOf('https://cdn.example/a.png'), splitByAsset: true, options: { sendAs: 'asset_url_list' } }),
+			reviewNode({
+				...listOf('https://cdn.example/a.png'),
+				splitByAsset: true,
+				options: { sendAs: 'asset_url_list' },
+			}),
 			{ credentials: gateway.credentials() },
 		);
-		expect(reviewRequests()[0].body).toEqual({ asset_url_list: ['https://cdn.example/a.png'], asset_type: 'Image' });
+		expect(reviewRequests()[0].body).toEqual({
+			asset_url_list: ['https://cdn.example/a.png'],
+			asset_type: 'Image',
+		});
 		expect(result.items[0].json).toMatchObject({ sentAs: 'asset_url_list', passed: true });
 		expect(result.items[0].json.notice).toBeUndefined();
 	});
@@ -303,7 +395,9 @@ describe('Model Gateway Asset Review through the real engine', () => {
 			credentials: gateway.credentials({ accessToken: 'wrong-token' }),
 		});
 		const error = result.error(NODE);
-		expect(error?.message).toBe('The identity host rejected the access token (HTTP 401: invalid access token)');
+		expect(error?.message).toBe(
+			'The identity host rejected the access token (HTTP 401: invalid access token)',
+		);
 		expect(error?.description).toContain('Model Gateway Asset Review API');
 		expect(error).toMatchObject({ httpCode: '401' });
 		expect(reviewRequests()).toHaveLength(1);
@@ -311,21 +405,35 @@ describe('Model Gateway Asset Review through the real engine', () => {
 
 	it('allows Group Source only with a Group ID', async () => {
 		const refused = await runNode(
-			reviewNode({ ...listOf('https://cdn.example/face.png'), options: { groupSource: 'real_person' } }),
+			reviewNode({
+				...listOf('https://cdn.example/face.png'),
+				options: { groupSource: 'real_person' },
+			}),
 			{ credentials: gateway.credentials() },
 		);
-		expect(refused.error(NODE)?.message).toBe('Item 0: "group_source": "real_person" is only allowed together with a Group ID ("group_id")');
+		expect(refused.error(NODE)?.message).toBe(
+			'Item 0: "group_source": "real_person" is only allowed together with a Group ID ("group_id")',
+		);
 		expect(gateway.simulator.requests).toHaveLength(0);
 
 		const unknownSource = await runNode(
-			reviewNode({ ...listOf('https://cdn.example/face.png'), options: { groupId: 'g-1', groupSource: '={{ "celebrity" }}' } }),
+			reviewNode({
+				...listOf('https://cdn.example/face.png'),
+				options: { groupId: 'g-1', groupSource: '={{ "celebrity" }}' },
+			}),
 			{ credentials: gateway.credentials() },
 		);
-		expect(unknownSource.error(NODE)?.message).toBe('Item 0: "group_source": must be empty or "real_person"');
+		expect(unknownSource.error(NODE)?.message).toBe(
+			'Item 0: "group_source": must be empty or "real_person"',
+		);
 		expect(gateway.simulator.requests).toHaveLength(0);
 
 		const accepted = await runNode(
-			reviewNode({ ...listOf('https://cdn.example/face.png'), splitByAsset: true, options: { groupId: 'g-1', groupSource: 'real_person' } }),
+			reviewNode({
+				...listOf('https://cdn.example/face.png'),
+				splitByAsset: true,
+				options: { groupId: 'g-1', groupSource: 'real_person' },
+			}),
 			{ credentials: gateway.credentials() },
 		);
 		expect(reviewRequests()[0].body).toEqual({
@@ -334,11 +442,17 @@ describe('Model Gateway Asset Review through the real engine', () => {
 			group_id: 'g-1',
 			group_source: 'real_person',
 		});
-		expect(accepted.items[0].json).toMatchObject({ effective_group_id: 'g-1', group_source: 'real_person', passed: true });
+		expect(accepted.items[0].json).toMatchObject({
+			effective_group_id: 'g-1',
+			group_source: 'real_person',
+			passed: true,
+		});
 	});
 
 	it('turns a failed batch into an error, or an error item under Continue On Fail', async () => {
-		const failed = await runNode(reviewNode(listOf('https://cdn.example/batchfail.png')), { credentials: gateway.credentials() });
+		const failed = await runNode(reviewNode(listOf('https://cdn.example/batchfail.png')), {
+			credentials: gateway.credentials(),
+		});
 		const error = failed.error(NODE);
 		expect(error?.name).toBe('NodeApiError');
 		expect(error?.message).toBe('The asset review failed: review service failed');
@@ -355,8 +469,15 @@ describe('Model Gateway Asset Review through the real engine', () => {
 	});
 
 	it("reports the review service's own error code inside HTTP 200 with its message", async () => {
-		gateway.simulator.injectFault({ kind: 'status', path: REVIEW_PATH, status: 200, body: { code: 429, message: 'too many review requests' } });
-		const result = await runNode(reviewNode(listOf('https://cdn.example/a.png')), { credentials: gateway.credentials() });
+		gateway.simulator.injectFault({
+			kind: 'status',
+			path: REVIEW_PATH,
+			status: 200,
+			body: { code: 429, message: 'too many review requests' },
+		});
+		const result = await runNode(reviewNode(listOf('https://cdn.example/a.png')), {
+			credentials: gateway.credentials(),
+		});
 		const error = result.error(NODE);
 		expect(error?.name).toBe('NodeApiError');
 		expect(error?.message).toBe('too many review requests');
@@ -364,8 +485,16 @@ describe('Model Gateway Asset Review through the real engine', () => {
 	});
 
 	it('never repeats a review request the gateway may have received (it could be billed twice)', async () => {
-		gateway.simulator.injectFault({ kind: 'status', path: REVIEW_PATH, status: 503, times: 3, body: { code: 503, message: 'review busy' } });
-		const result = await runNode(reviewNode(listOf('https://cdn.example/a.png')), { credentials: gateway.credentials() });
+		gateway.simulator.injectFault({
+			kind: 'status',
+			path: REVIEW_PATH,
+			status: 503,
+			times: 3,
+			body: { code: 503, message: 'review busy' },
+		});
+		const result = await runNode(reviewNode(listOf('https://cdn.example/a.png')), {
+			credentials: gateway.credentials(),
+		});
 		expect(result.error(NODE)?.message).toBe('review busy');
 		expect(result.error(NODE)).toMatchObject({ httpCode: '503' });
 		expect(reviewRequests()).toHaveLength(1);
@@ -373,8 +502,12 @@ describe('Model Gateway Asset Review through the real engine', () => {
 
 	it('reports an answer that is not a review result instead of inventing one', async () => {
 		gateway.simulator.injectFault({ kind: 'status', path: REVIEW_PATH, status: 200, body: [1, 2] });
-		const result = await runNode(reviewNode(listOf('https://cdn.example/a.png')), { credentials: gateway.credentials() });
-		expect(result.error(NODE)?.message).toBe('The identity host answered with something that is not an asset review result');
+		const result = await runNode(reviewNode(listOf('https://cdn.example/a.png')), {
+			credentials: gateway.credentials(),
+		});
+		expect(result.error(NODE)?.message).toBe(
+			'The identity host answered with something that is not an asset review result',
+		);
 		expect(result.error(NODE)?.description).toContain('Received: [1,2]');
 	});
 });

@@ -3,13 +3,24 @@ import { useSimulator } from './simulatorFixture';
 
 const gateway = useSimulator();
 
-const chatNode = (parameters: object) => ({ type: 'modelGatewayChat', parameters: { model: 'chat-model-1', ...parameters } });
+const chatNode = (parameters: object) => ({
+	type: 'modelGatewayChat',
+	parameters: { model: 'chat-model-1', ...parameters },
+});
 
 describe('Model Gateway Chat (first slice) through the real engine', () => {
 	it('sends the conversation with Bearer auth and a fresh X-Trace-ID, and outputs the answer', async () => {
 		const sim = gateway.simulator;
 		const result = await runNode(
-			chatNode({ messages: { values: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Hello gateway' }] }, options: { temperature: 0.2 } }),
+			chatNode({
+				messages: {
+					values: [
+						{ role: 'system', content: 'Be brief.' },
+						{ role: 'user', content: 'Hello gateway' },
+					],
+				},
+				options: { temperature: 0.2 },
+			}),
 			{ credentials: gateway.credentials(), input: [{ json: { row: 1 } }, { json: { row: 2 } }] },
 		);
 		expect(result.error('Node Under Test')).toBeUndefined();
@@ -41,20 +52,30 @@ describe('Model Gateway Chat (first slice) through the real engine', () => {
 
 	it('uses the trace ID the user gives', async () => {
 		const result = await runNode(
-			chatNode({ messages: { values: [{ role: 'user', content: 'hi' }] }, options: { traceId: 'support-case-42' } }),
+			chatNode({
+				messages: { values: [{ role: 'user', content: 'hi' }] },
+				options: { traceId: 'support-case-42' },
+			}),
 			{ credentials: gateway.credentials() },
 		);
-		expect(gateway.simulator.requestsTo('POST', '/v1/chat/completions')[0].headers['x-trace-id']).toBe('support-case-42');
+		expect(
+			gateway.simulator.requestsTo('POST', '/v1/chat/completions')[0].headers['x-trace-id'],
+		).toBe('support-case-42');
 		expect(result.items[0].json.traceId).toBe('support-case-42');
 	});
 
 	it('rejects an out-of-range value before sending anything, naming field, limit and item', async () => {
 		const result = await runNode(
-			chatNode({ messages: { values: [{ role: 'user', content: 'hi' }] }, options: { temperature: 3 } }),
+			chatNode({
+				messages: { values: [{ role: 'user', content: 'hi' }] },
+				options: { temperature: 3 },
+			}),
 			{ credentials: gateway.credentials() },
 		);
 		const error = result.error('Node Under Test');
-		expect(error?.message).toBe('Item 0: "temperature": must be between 0 and 2 (got a larger value)');
+		expect(error?.message).toBe(
+			'Item 0: "temperature": must be between 0 and 2 (got a larger value)',
+		);
 		expect(error?.name).toBe('NodeOperationError');
 		expect(gateway.simulator.requests).toHaveLength(0);
 	});

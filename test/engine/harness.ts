@@ -18,7 +18,12 @@ import type {
 	IWorkflowExecuteAdditionalData,
 	WorkflowExecuteMode,
 } from 'n8n-workflow';
-import { createDeferredPromise, createRunExecutionData, ICredentialsHelper, Workflow } from 'n8n-workflow';
+import {
+	createDeferredPromise,
+	createRunExecutionData,
+	ICredentialsHelper,
+	Workflow,
+} from 'n8n-workflow';
 
 import { ModelGatewayApi } from '../../credentials/ModelGatewayApi.credentials';
 import { ModelGatewayAssetReviewApi } from '../../credentials/ModelGatewayAssetReviewApi.credentials';
@@ -41,7 +46,10 @@ const credentialTypes: Record<string, ICredentialType> = Object.fromEntries(
 
 const nodeTypesByName: Record<string, INodeType> = {
 	...Object.fromEntries(
-		Object.values(packageNodeTypes).map((node) => [`${PACKAGE_PREFIX}.${node.description.name}`, node]),
+		Object.values(packageNodeTypes).map((node) => [
+			`${PACKAGE_PREFIX}.${node.description.name}`,
+			node,
+		]),
 	),
 	'test.testItems': new TestItemsSource(),
 	'test.transportProbe': new TransportProbe(),
@@ -80,11 +88,20 @@ class GenericAuthCredentialsHelper extends ICredentialsHelper {
 		workflow: Workflow,
 		node: INode,
 	): Promise<IHttpRequestOptions> {
-		const authenticate = credentialTypes[typeName]?.authenticate as IAuthenticateGeneric | undefined;
+		const authenticate = credentialTypes[typeName]?.authenticate as
+			| IAuthenticateGeneric
+			| undefined;
 		if (!authenticate || typeof authenticate !== 'object') return requestOptions;
 		const resolve = (value: unknown) =>
 			typeof value === 'string' && value.startsWith('=')
-				? workflow.expression.getSimpleParameterValue(node, value, 'internal', { $credentials: credentials }, undefined, '')
+				? workflow.expression.getSimpleParameterValue(
+						node,
+						value,
+						'internal',
+						{ $credentials: credentials },
+						undefined,
+						'',
+					)
 				: value;
 		const headers: IDataObject = { ...(requestOptions.headers ?? {}) };
 		for (const [name, value] of Object.entries(authenticate.properties.headers ?? {})) {
@@ -253,7 +270,9 @@ export async function runChain(specs: WorkflowNodeSpec[], options: RunOptions): 
 	const startNode = workflow.getNode('Input') as INode;
 	const runExecutionData = createRunExecutionData({
 		executionData: {
-			nodeExecutionStack: [{ node: startNode, data: { main: [[{ json: {} }]] }, source: null } as IExecuteData],
+			nodeExecutionStack: [
+				{ node: startNode, data: { main: [[{ json: {} }]] }, source: null } as IExecuteData,
+			],
 		},
 	});
 	const execute = new WorkflowExecute(additionalData, options.mode ?? 'manual', runExecutionData);
@@ -272,7 +291,10 @@ export async function runChain(specs: WorkflowNodeSpec[], options: RunOptions): 
 }
 
 /** Runs one package node on the given input items. */
-export async function runNode(spec: WorkflowNodeSpec, options: RunOptions): Promise<RunResult & { items: INodeExecutionData[] }> {
+export async function runNode(
+	spec: WorkflowNodeSpec,
+	options: RunOptions,
+): Promise<RunResult & { items: INodeExecutionData[] }> {
 	const named = { ...spec, name: spec.name ?? 'Node Under Test' };
 	const result = await runChain([named], options);
 	return { ...result, items: result.output(named.name as string) };

@@ -5,7 +5,14 @@ import { validateRequest } from '../../nodes/shared/schemas/validate';
 
 /** The request schema on its own: what it lets through unchanged, and how it names problems. */
 
-const node: INode = { id: '1', name: 'Image Edit', type: 'x', typeVersion: 1, position: [0, 0], parameters: {} };
+const node: INode = {
+	id: '1',
+	name: 'Image Edit',
+	type: 'x',
+	typeVersion: 1,
+	position: [0, 0],
+	parameters: {},
+};
 const minimal = { model: 'm', prompt: 'p', image: ['https://example.com/a.png'] };
 
 function problem(body: object, itemIndex = 0): string {
@@ -21,7 +28,13 @@ describe('image edit request schema', () => {
 	it('accepts every image form and every optional field', () => {
 		const full = {
 			...minimal,
-			image: ['https://example.com/a.png', 'http://example.com/b', 'data:image/webp;base64,UklGRg==', 'iVBORw0KGgoAAAANSUhEUg', 'aGVsbG8td29ybGRfXw'],
+			image: [
+				'https://example.com/a.png',
+				'http://example.com/b',
+				'data:image/webp;base64,UklGRg==',
+				'iVBORw0KGgoAAAANSUhEUg',
+				'aGVsbG8td29ybGRfXw',
+			],
 			bbox_list: [{ x: 1, y: 2 }, [0, 0, 10, 10]],
 			n: 4,
 			size: '2K',
@@ -29,7 +42,10 @@ describe('image edit request schema', () => {
 			watermark: true,
 		};
 		expect(validateRequest(imageEditRequestSchema, full, node, 0)).toEqual(full);
-		expect(validateRequest(imageEditRequestSchema, { ...minimal, bbox_list: '[[1,2,3,4]]' }, node, 0).bbox_list).toEqual([[1, 2, 3, 4]]);
+		expect(
+			validateRequest(imageEditRequestSchema, { ...minimal, bbox_list: '[[1,2,3,4]]' }, node, 0)
+				.bbox_list,
+		).toEqual([[1, 2, 3, 4]]);
 	});
 
 	it.each([
@@ -37,10 +53,22 @@ describe('image edit request schema', () => {
 		[{ ...minimal, watermark: 1 }, 'Item 3: "watermark": must be true or false'],
 		[{ ...minimal, size: '1k' }, 'Item 3: "size": must be one of 1K, 2K, 4K'],
 		[{ ...minimal, n: '2' }, 'Item 3: "n": must be a number'],
-		[{ ...minimal, bbox_list: [] }, 'Item 3: "bbox_list": must list at least 1 region (or leave the option out)'],
-		[{ ...minimal, image: ['https://example.com/a.png', 'data:application/pdf;base64,JVBERi0='] }, 'Item 3: "image[1]": must be an http(s) URL, a data:image/...;base64, URI or base64 image data'],
-		[{ ...minimal, image: 'https://example.com/a.png' }, 'Item 3: "image": must be a list of images'],
-		[{ ...minimal, image: ['abc'] }, 'Item 3: "image[0]": must be an http(s) URL, a data:image/...;base64, URI or base64 image data'],
+		[
+			{ ...minimal, bbox_list: [] },
+			'Item 3: "bbox_list": must list at least 1 region (or leave the option out)',
+		],
+		[
+			{ ...minimal, image: ['https://example.com/a.png', 'data:application/pdf;base64,JVBERi0='] },
+			'Item 3: "image[1]": must be an http(s) URL, a data:image/...;base64, URI or base64 image data',
+		],
+		[
+			{ ...minimal, image: 'https://example.com/a.png' },
+			'Item 3: "image": must be a list of images',
+		],
+		[
+			{ ...minimal, image: ['abc'] },
+			'Item 3: "image[0]": must be an http(s) URL, a data:image/...;base64, URI or base64 image data',
+		],
 		[{ model: 'm', image: ['https://example.com/a.png'] }, 'Item 3: "prompt": prompt is required'],
 	])('rejects %j', (body, message) => {
 		expect(problem(body, 3)).toBe(message);
@@ -51,7 +79,9 @@ describe('image edit request schema', () => {
 		try {
 			validateRequest(imageEditRequestSchema, { model: '', prompt: '', image: [] }, node, 0);
 		} catch (error) {
-			expect((error as Error).message).toBe('Item 0: "model": model is required and must not be empty (and 2 more problems)');
+			expect((error as Error).message).toBe(
+				'Item 0: "model": model is required and must not be empty (and 2 more problems)',
+			);
 			description = String((error as { description?: unknown }).description);
 		}
 		expect(description).toContain('"prompt"');

@@ -6,7 +6,9 @@ const gateway = useSimulator();
 
 const EDITS = '/v1/images/edits';
 const PNG_BYTES = PNG_FILE.bytes;
-const JPEG_BYTES = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01]);
+const JPEG_BYTES = Buffer.from([
+	0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01,
+]);
 
 const editNode = (parameters: object) => ({
 	type: 'modelGatewayImageEdit',
@@ -26,7 +28,11 @@ describe('Model Gateway Image Edit through the real engine', () => {
 		expect(result.error('Node Under Test')).toBeUndefined();
 
 		const [request] = sim.requestsTo('POST', EDITS);
-		expect(request.body).toEqual({ model: 'image-edit-1', prompt: 'Make the sky purple', image: ['https://example.com/photo.png'] });
+		expect(request.body).toEqual({
+			model: 'image-edit-1',
+			prompt: 'Make the sky purple',
+			image: ['https://example.com/photo.png'],
+		});
 		expect(request.headers.authorization).toBe(`Bearer ${sim.apiKey}`);
 
 		expect(result.items).toHaveLength(1);
@@ -40,7 +46,11 @@ describe('Model Gateway Image Edit through the real engine', () => {
 			quality: 'high',
 			background: 'opaque',
 			output_format: 'png',
-			usage: { total_tokens: expect.any(Number), input_tokens: expect.any(Number), output_tokens: 1024 },
+			usage: {
+				total_tokens: expect.any(Number),
+				input_tokens: expect.any(Number),
+				output_tokens: 1024,
+			},
 			provider_metadata: {
 				finish_reasons: ['stop'],
 				finished: true,
@@ -50,10 +60,13 @@ describe('Model Gateway Image Edit through the real engine', () => {
 			},
 			traceId: request.headers['x-trace-id'],
 		});
-		expect(item.binary?.data).toMatchObject({ mimeType: 'image/png', fileName: 'edited-image-1.png', fileExtension: 'png' });
+		expect(item.binary?.data).toMatchObject({
+			mimeType: 'image/png',
+			fileName: 'edited-image-1.png',
+			fileExtension: 'png',
+		});
 		expect((await binaryBytes(item, 'data')).equals(PNG_BYTES)).toBe(true);
 		expect(item.pairedItem).toEqual({ item: 0 });
-
 	});
 
 	it('downloads each result from its URL, taking the MIME type and file extension from the download', async () => {
@@ -66,10 +79,15 @@ describe('Model Gateway Image Edit through the real engine', () => {
 			headers: { 'content-type': 'image/webp' },
 			body: 'bytes from the CDN',
 		});
-		const result = await runNode(editNode(urlImage('https://example.com/photo.png')), { credentials: gateway.credentials() });
+		const result = await runNode(editNode(urlImage('https://example.com/photo.png')), {
+			credentials: gateway.credentials(),
+		});
 		expect(result.error('Node Under Test')).toBeUndefined();
 		const [item] = result.items;
-		expect(item.binary?.data).toMatchObject({ mimeType: 'image/webp', fileName: 'edited-image-1.webp' });
+		expect(item.binary?.data).toMatchObject({
+			mimeType: 'image/webp',
+			fileName: 'edited-image-1.webp',
+		});
 		expect((await binaryBytes(item, 'data')).toString()).toBe('bytes from the CDN');
 	});
 
@@ -141,7 +159,9 @@ describe('Model Gateway Image Edit through the real engine', () => {
 			},
 		);
 		expect(result.error('Node Under Test')).toBeUndefined();
-		expect(gateway.simulator.requestsTo('POST', EDITS)[0].body).toMatchObject({ image: [JPEG_BYTES.toString('base64')] });
+		expect(gateway.simulator.requestsTo('POST', EDITS)[0].body).toMatchObject({
+			image: [JPEG_BYTES.toString('base64')],
+		});
 	});
 
 	it('sends every optional field and the given trace ID', async () => {
@@ -172,20 +192,30 @@ describe('Model Gateway Image Edit through the real engine', () => {
 			watermark: false,
 		});
 		expect(request.headers['x-trace-id']).toBe('support-case-7');
-		expect(result.items.map((item) => item.json.traceId)).toEqual(['support-case-7', 'support-case-7']);
-		expect(result.items[0].json.provider_metadata).toMatchObject({ image_count: 2, size: '4096*4096' });
+		expect(result.items.map((item) => item.json.traceId)).toEqual([
+			'support-case-7',
+			'support-case-7',
+		]);
+		expect(result.items[0].json.provider_metadata).toMatchObject({
+			image_count: 2,
+			size: '4096*4096',
+		});
 	});
 
 	it('leaves the default empty bounding-box list out of the request', async () => {
-		await runNode(editNode({ ...urlImage('https://example.com/photo.png'), options: { bboxList: '[]' } }), {
-			credentials: gateway.credentials(),
-		});
+		await runNode(
+			editNode({ ...urlImage('https://example.com/photo.png'), options: { bboxList: '[]' } }),
+			{
+				credentials: gateway.credentials(),
+			},
+		);
 		expect(gateway.simulator.requestsTo('POST', EDITS)[0].body).not.toHaveProperty('bbox_list');
 	});
 });
 
 describe('Image Edit output modes', () => {
-	const twoImages = (options: object) => editNode({ ...urlImage('https://example.com/photo.png'), options: { n: 2, ...options } });
+	const twoImages = (options: object) =>
+		editNode({ ...urlImage('https://example.com/photo.png'), options: { n: 2, ...options } });
 
 	it('both (default), one item per image: binary and URL on each item, paired with its input item', async () => {
 		const result = await runNode(twoImages({}), {
@@ -194,7 +224,12 @@ describe('Image Edit output modes', () => {
 		});
 		expect(result.error('Node Under Test')).toBeUndefined();
 		expect(result.items).toHaveLength(4);
-		expect(result.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 0 }, { item: 1 }, { item: 1 }]);
+		expect(result.items.map((item) => item.pairedItem)).toEqual([
+			{ item: 0 },
+			{ item: 0 },
+			{ item: 1 },
+			{ item: 1 },
+		]);
 		expect(result.items.map((item) => item.json.image_index)).toEqual([0, 1, 0, 1]);
 		const urls = result.items.map((item) => item.json.url);
 		expect(new Set(urls).size).toBe(4);
@@ -204,11 +239,14 @@ describe('Image Edit output modes', () => {
 			'edited-image-1.png',
 			'edited-image-2.png',
 		]);
-		for (const item of result.items) expect((await binaryBytes(item, 'data')).equals(PNG_BYTES)).toBe(true);
+		for (const item of result.items)
+			expect((await binaryBytes(item, 'data')).equals(PNG_BYTES)).toBe(true);
 	});
 
 	it('binary only: no URL in the JSON', async () => {
-		const result = await runNode(twoImages({ outputContent: 'binary' }), { credentials: gateway.credentials() });
+		const result = await runNode(twoImages({ outputContent: 'binary' }), {
+			credentials: gateway.credentials(),
+		});
 		expect(result.items).toHaveLength(2);
 		for (const item of result.items) {
 			expect(item.json).not.toHaveProperty('url');
@@ -218,11 +256,19 @@ describe('Image Edit output modes', () => {
 
 	/** Any download attempt would fail: a success proves nothing was downloaded. */
 	const failEveryDownload = () =>
-		gateway.simulator.injectFault({ method: 'GET', path: '/files/', kind: 'status', status: 500, times: 100 });
+		gateway.simulator.injectFault({
+			method: 'GET',
+			path: '/files/',
+			kind: 'status',
+			status: 500,
+			times: 100,
+		});
 
 	it('URLs only: nothing downloaded, no binary', async () => {
 		failEveryDownload();
-		const result = await runNode(twoImages({ outputContent: 'url' }), { credentials: gateway.credentials() });
+		const result = await runNode(twoImages({ outputContent: 'url' }), {
+			credentials: gateway.credentials(),
+		});
 		expect(result.items).toHaveLength(2);
 		for (const item of result.items) {
 			expect(item.binary).toBeUndefined();
@@ -231,10 +277,13 @@ describe('Image Edit output modes', () => {
 	});
 
 	it('one item with all images: data, data_1 (under a chosen name) and a per-image summary', async () => {
-		const result = await runNode(twoImages({ outputLayout: 'oneItem', binaryPropertyOutput: 'edited' }), {
-			credentials: gateway.credentials(),
-			input: [{ json: {} }, { json: {} }],
-		});
+		const result = await runNode(
+			twoImages({ outputLayout: 'oneItem', binaryPropertyOutput: 'edited' }),
+			{
+				credentials: gateway.credentials(),
+				input: [{ json: {} }, { json: {} }],
+			},
+		);
 		expect(result.error('Node Under Test')).toBeUndefined();
 		expect(result.items).toHaveLength(2);
 		expect(result.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
@@ -244,8 +293,18 @@ describe('Image Edit output modes', () => {
 		expect((await binaryBytes(first, 'edited_1')).equals(PNG_BYTES)).toBe(true);
 		expect(first.json).toMatchObject({
 			images: [
-				{ image_index: 0, revised_prompt: 'Make the sky purple', url: expect.any(String), binary_property: 'edited' },
-				{ image_index: 1, revised_prompt: 'Make the sky purple', url: expect.any(String), binary_property: 'edited_1' },
+				{
+					image_index: 0,
+					revised_prompt: 'Make the sky purple',
+					url: expect.any(String),
+					binary_property: 'edited',
+				},
+				{
+					image_index: 1,
+					revised_prompt: 'Make the sky purple',
+					url: expect.any(String),
+					binary_property: 'edited_1',
+				},
 			],
 			provider_metadata: { image_count: 2, finish_reasons: ['stop', 'stop'] },
 		});
@@ -268,38 +327,69 @@ describe('Image Edit output modes', () => {
 	it('decodes b64_json when the gateway sends no URL, with the MIME type from the bytes', async () => {
 		failEveryDownload();
 		answerEditWith({
-				created: 1700000000,
-				model: 'image-edit-1',
-				data: [{ b64_json: JPEG_BYTES.toString('base64'), revised_prompt: 'purple sky' }],
-				output_format: 'png', // the bytes win over a mismatching label
-			});
-		const result = await runNode(editNode(urlImage('https://example.com/photo.png')), { credentials: gateway.credentials() });
+			created: 1700000000,
+			model: 'image-edit-1',
+			data: [{ b64_json: JPEG_BYTES.toString('base64'), revised_prompt: 'purple sky' }],
+			output_format: 'png', // the bytes win over a mismatching label
+		});
+		const result = await runNode(editNode(urlImage('https://example.com/photo.png')), {
+			credentials: gateway.credentials(),
+		});
 		expect(result.error('Node Under Test')).toBeUndefined();
 		const [item] = result.items;
-		expect(item.binary?.data).toMatchObject({ mimeType: 'image/jpeg', fileName: 'edited-image-1.jpg' });
+		expect(item.binary?.data).toMatchObject({
+			mimeType: 'image/jpeg',
+			fileName: 'edited-image-1.jpg',
+		});
 		expect((await binaryBytes(item, 'data')).equals(JPEG_BYTES)).toBe(true);
-		expect(item.json).toMatchObject({ url: null, revised_prompt: 'purple sky', provider_metadata: null, quality: null });
+		expect(item.json).toMatchObject({
+			url: null,
+			revised_prompt: 'purple sky',
+			provider_metadata: null,
+			quality: null,
+		});
 	});
 
 	it('URLs only still attaches an image that came back only as base64, as there is no URL to give', async () => {
 		failEveryDownload();
-		answerEditWith({ data: [{ url: 'http://127.0.0.1:1/never-fetched.png' }, { b64_json: PNG_BYTES.toString('base64') }] });
+		answerEditWith({
+			data: [
+				{ url: 'http://127.0.0.1:1/never-fetched.png' },
+				{ b64_json: PNG_BYTES.toString('base64') },
+			],
+		});
 		const result = await runNode(
 			editNode({ ...urlImage('https://example.com/photo.png'), options: { outputContent: 'url' } }),
 			{ credentials: gateway.credentials() },
 		);
 		expect(result.error('Node Under Test')).toBeUndefined();
-		expect(result.items.map((item) => [item.json.url, item.binary?.data?.fileName ?? null])).toEqual([
+		expect(
+			result.items.map((item) => [item.json.url, item.binary?.data?.fileName ?? null]),
+		).toEqual([
 			['http://127.0.0.1:1/never-fetched.png', null],
 			[null, 'edited-image-2.png'],
 		]);
 	});
 
 	it('outputs one item with an empty image list when the gateway returns no image', async () => {
-		answerEditWith({ created: 1700000000, model: 'image-edit-1', data: [], metadata: { output: { choices: [], finished: true }, usage: { image_count: 0 }, request_id: 'req-1' } });
-		const result = await runNode(editNode(urlImage('https://example.com/photo.png')), { credentials: gateway.credentials() });
+		answerEditWith({
+			created: 1700000000,
+			model: 'image-edit-1',
+			data: [],
+			metadata: {
+				output: { choices: [], finished: true },
+				usage: { image_count: 0 },
+				request_id: 'req-1',
+			},
+		});
+		const result = await runNode(editNode(urlImage('https://example.com/photo.png')), {
+			credentials: gateway.credentials(),
+		});
 		expect(result.items).toHaveLength(1);
-		expect(result.items[0].json).toMatchObject({ images: [], provider_metadata: { image_count: 0, request_id: 'req-1', finish_reasons: [] } });
+		expect(result.items[0].json).toMatchObject({
+			images: [],
+			provider_metadata: { image_count: 0, request_id: 'req-1', finish_reasons: [] },
+		});
 		expect(result.items[0].binary).toBeUndefined();
 	});
 });
@@ -307,18 +397,33 @@ describe('Image Edit output modes', () => {
 describe('Image Edit failures', () => {
 	it('names the result image whose URL cannot be downloaded', async () => {
 		const result = await runNode(
-			editNode({ ...urlImage('https://example.com/photo.png'), prompt: 'BROKEN_URL please', options: { n: 2 } }),
+			editNode({
+				...urlImage('https://example.com/photo.png'),
+				prompt: 'BROKEN_URL please',
+				options: { n: 2 },
+			}),
 			{ credentials: gateway.credentials() },
 		);
 		const error = result.error('Node Under Test');
-		expect(error?.message).toMatch(/^Could not download result image 1 of 2 from http:\/\/.+\/files\/missing\/img_.+\.png: .*404/);
+		expect(error?.message).toMatch(
+			/^Could not download result image 1 of 2 from http:\/\/.+\/files\/missing\/img_.+\.png: .*404/,
+		);
 		expect(gateway.simulator.requestsTo('POST', EDITS)).toHaveLength(1); // the create is never repeated
 	});
 
 	it('turns an undownloadable result into an error item under Continue On Fail, other items unaffected', async () => {
 		const result = await runNode(
-			{ ...editNode({ ...urlImage('https://example.com/photo.png'), prompt: '={{ $json.prompt }}' }), continueOnFail: true },
-			{ credentials: gateway.credentials(), input: [{ json: { prompt: 'BROKEN_URL' } }, { json: { prompt: 'fine' } }] },
+			{
+				...editNode({
+					...urlImage('https://example.com/photo.png'),
+					prompt: '={{ $json.prompt }}',
+				}),
+				continueOnFail: true,
+			},
+			{
+				credentials: gateway.credentials(),
+				input: [{ json: { prompt: 'BROKEN_URL' } }, { json: { prompt: 'fine' } }],
+			},
 		);
 		expect(result.items).toHaveLength(2);
 		expect(result.items[0].json.error).toMatch(/^Could not download result image 1 of 1 from /);
@@ -333,20 +438,36 @@ describe('Image Edit failures', () => {
 			path: EDITS,
 			kind: 'status',
 			status: 400,
-			body: { error: { message: 'model image-edit-1 is not enabled', type: 'invalid_request_error', param: 'model', code: null } },
+			body: {
+				error: {
+					message: 'model image-edit-1 is not enabled',
+					type: 'invalid_request_error',
+					param: 'model',
+					code: null,
+				},
+			},
 		});
-		const result = await runNode(editNode(urlImage('https://example.com/photo.png')), { credentials: gateway.credentials() });
+		const result = await runNode(editNode(urlImage('https://example.com/photo.png')), {
+			credentials: gateway.credentials(),
+		});
 		const error = result.error('Node Under Test');
 		expect(error?.name).toBe('NodeApiError');
-		expect(`${error?.message} ${error?.description ?? ''}`).toContain('model image-edit-1 is not enabled');
+		expect(`${error?.message} ${error?.description ?? ''}`).toContain(
+			'model image-edit-1 is not enabled',
+		);
 	});
 
 	it('gives up after the chosen timeout and does not send the edit again', async () => {
 		gateway.simulator.injectFault({ method: 'POST', path: EDITS, kind: 'delay', ms: 1500 });
-		const result = await runNode(editNode({ ...urlImage('https://example.com/photo.png'), options: { timeout: 1 } }), {
-			credentials: gateway.credentials(),
-		});
-		expect(result.error('Node Under Test')?.message).toBe('The gateway did not answer POST /v1/images/edits within 1 s');
+		const result = await runNode(
+			editNode({ ...urlImage('https://example.com/photo.png'), options: { timeout: 1 } }),
+			{
+				credentials: gateway.credentials(),
+			},
+		);
+		expect(result.error('Node Under Test')?.message).toBe(
+			'The gateway did not answer POST /v1/images/edits within 1 s',
+		);
 		expect(gateway.simulator.requestsTo('POST', EDITS)).toHaveLength(1);
 	});
 
@@ -354,19 +475,63 @@ describe('Image Edit failures', () => {
 	it.each([
 		['n below 1', { ...withImage, options: { n: 0 } }, 'Item 0: "n": must be at least 1'],
 		['n not whole', { ...withImage, options: { n: 1.5 } }, 'Item 0: "n": must be a whole number'],
-		['size not in the list', { ...withImage, options: { size: '3K' } }, 'Item 0: "size": must be one of 1K, 2K, 4K'],
-		['bbox_list not JSON', { ...withImage, options: { bboxList: '[{x:1}' } }, /^Item 0: "bbox_list": is not valid JSON/],
-		['bbox_list not a list', { ...withImage, options: { bboxList: '{"x":1}' } }, /^Item 0: "bbox_list": must be a JSON list of regions/],
-		['bbox_list of numbers', { ...withImage, options: { bboxList: '[1, 2]' } }, /^Item 0: "bbox_list\[0\]": each region must be a JSON object/],
-		['empty prompt', { ...withImage, prompt: '  ' }, 'Item 0: "prompt": prompt is required and must not be empty'],
-		['empty model', { ...withImage, model: '={{ "  " }}' }, 'Item 0: "model": model is required and must not be empty'],
+		[
+			'size not in the list',
+			{ ...withImage, options: { size: '3K' } },
+			'Item 0: "size": must be one of 1K, 2K, 4K',
+		],
+		[
+			'bbox_list not JSON',
+			{ ...withImage, options: { bboxList: '[{x:1}' } },
+			/^Item 0: "bbox_list": is not valid JSON/,
+		],
+		[
+			'bbox_list not a list',
+			{ ...withImage, options: { bboxList: '{"x":1}' } },
+			/^Item 0: "bbox_list": must be a JSON list of regions/,
+		],
+		[
+			'bbox_list of numbers',
+			{ ...withImage, options: { bboxList: '[1, 2]' } },
+			/^Item 0: "bbox_list\[0\]": each region must be a JSON object/,
+		],
+		[
+			'empty prompt',
+			{ ...withImage, prompt: '  ' },
+			'Item 0: "prompt": prompt is required and must not be empty',
+		],
+		[
+			'empty model',
+			{ ...withImage, model: '={{ "  " }}' },
+			'Item 0: "model": model is required and must not be empty',
+		],
 		['no images', { images: { values: [] } }, 'Item 0: "image": must contain at least 1 image'],
 		['an empty URL', urlImage(''), /^Item 0: "image\[0\]": must be an http\(s\) URL/],
-		['a file path as URL', urlImage('/tmp/photo.png'), /^Item 0: "image\[0\]": must be an http\(s\) URL/],
-		['text that is not base64', { images: { values: [{ source: 'base64', base64: 'not base64!' }] } }, /^Item 0: "image\[0\]"/],
-		['a missing binary property', { images: { values: [{ source: 'binary', binaryProperties: 'data, data_9' }] } }, 'Item 0: binary property "data_9" not found on the input item'],
-		['no binary property named', { images: { values: [{ source: 'binary', binaryProperties: ' , ' }] } }, 'Item 0: "Input Binary Fields" is empty'],
-		['a binary that is not an image', { images: { values: [{ source: 'binary', binaryProperties: 'notes' }] } }, /^Item 0: binary property "notes" is not an image/],
+		[
+			'a file path as URL',
+			urlImage('/tmp/photo.png'),
+			/^Item 0: "image\[0\]": must be an http\(s\) URL/,
+		],
+		[
+			'text that is not base64',
+			{ images: { values: [{ source: 'base64', base64: 'not base64!' }] } },
+			/^Item 0: "image\[0\]"/,
+		],
+		[
+			'a missing binary property',
+			{ images: { values: [{ source: 'binary', binaryProperties: 'data, data_9' }] } },
+			'Item 0: binary property "data_9" not found on the input item',
+		],
+		[
+			'no binary property named',
+			{ images: { values: [{ source: 'binary', binaryProperties: ' , ' }] } },
+			'Item 0: "Input Binary Fields" is empty',
+		],
+		[
+			'a binary that is not an image',
+			{ images: { values: [{ source: 'binary', binaryProperties: 'notes' }] } },
+			/^Item 0: binary property "notes" is not an image/,
+		],
 	])('rejects %s before sending anything', async (_case, parameters, expected) => {
 		const result = await runNode(editNode(parameters), {
 			credentials: gateway.credentials(),
@@ -392,7 +557,10 @@ describe('Image Edit failures', () => {
 			{ ...editNode({ ...withImage, options: { n: '={{ $json.n }}' } }), continueOnFail: true },
 			{ credentials: gateway.credentials(), input: [{ json: { n: 1 } }, { json: { n: -3 } }] },
 		);
-		expect(result.items.map((item) => item.json.error ?? 'ok')).toEqual(['ok', 'Item 1: "n": must be at least 1']);
+		expect(result.items.map((item) => item.json.error ?? 'ok')).toEqual([
+			'ok',
+			'Item 1: "n": must be at least 1',
+		]);
 		expect(gateway.simulator.requestsTo('POST', EDITS)).toHaveLength(1);
 	});
 });
@@ -402,11 +570,26 @@ describe('Image Edit batching', () => {
 		gateway.simulator.setOptions({ latencyMs: 20 });
 		try {
 			const result = await runNode(
-				editNode({ ...urlImage('https://example.com/photo.png'), prompt: '={{ "edit " + $json.row }}', options: { concurrency: 4, outputContent: 'url' } }),
-				{ credentials: gateway.credentials(), input: [1, 2, 3, 4, 5].map((row) => ({ json: { row } })) },
+				editNode({
+					...urlImage('https://example.com/photo.png'),
+					prompt: '={{ "edit " + $json.row }}',
+					options: { concurrency: 4, outputContent: 'url' },
+				}),
+				{
+					credentials: gateway.credentials(),
+					input: [1, 2, 3, 4, 5].map((row) => ({ json: { row } })),
+				},
 			);
-			expect(result.items.map((item) => item.json.revised_prompt)).toEqual(['edit 1', 'edit 2', 'edit 3', 'edit 4', 'edit 5']);
-			expect(result.items.map((item) => item.pairedItem)).toEqual([0, 1, 2, 3, 4].map((item) => ({ item })));
+			expect(result.items.map((item) => item.json.revised_prompt)).toEqual([
+				'edit 1',
+				'edit 2',
+				'edit 3',
+				'edit 4',
+				'edit 5',
+			]);
+			expect(result.items.map((item) => item.pairedItem)).toEqual(
+				[0, 1, 2, 3, 4].map((item) => ({ item })),
+			);
 		} finally {
 			gateway.simulator.setOptions({ latencyMs: 0 });
 		}

@@ -24,7 +24,9 @@ export function useSimulator(options: SimulatorOptions = { queuedMs: 30, running
 		get simulator() {
 			return get();
 		},
-		credentials(overrides: { apiKey?: string; accessToken?: string } = {}): Record<string, ICredentialDataDecryptedObject> {
+		credentials(
+			overrides: { apiKey?: string; accessToken?: string } = {},
+		): Record<string, ICredentialDataDecryptedObject> {
 			const sim = get();
 			return {
 				modelGatewayApi: { baseUrl: `${sim.baseUrl}/`, apiKey: overrides.apiKey ?? sim.apiKey },

@@ -44,10 +44,12 @@ export class TestItemsSource implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const items = parseJsonParameter<Array<{
-			json: IDataObject;
-			binary?: Record<string, { base64: string; mimeType: string; fileName?: string }>;
-		}>>(this.getNodeParameter('items', 0));
+		const items = parseJsonParameter<
+			Array<{
+				json: IDataObject;
+				binary?: Record<string, { base64: string; mimeType: string; fileName?: string }>;
+			}>
+		>(this.getNodeParameter('items', 0));
 		const output: INodeExecutionData[] = [];
 		for (const [index, item] of items.entries()) {
 			const binary: IBinaryKeyData = {};
@@ -94,8 +96,25 @@ export class TransportProbe implements INodeType {
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const request = parseJsonParameter<GatewayRequest>(this.getNodeParameter('request', 0));
-		const retryPolicy = parseJsonParameter<Partial<RetryPolicy>>(this.getNodeParameter('retryPolicy', 0));
-		const response = await gatewayRequest(this, { itemIndex: 0, ...request }, { ...DEFAULT_RETRY_POLICY, ...retryPolicy });
-		return [[{ json: { body: response.body as IDataObject, statusCode: response.statusCode, traceId: response.traceId ?? null }, pairedItem: { item: 0 } }]];
+		const retryPolicy = parseJsonParameter<Partial<RetryPolicy>>(
+			this.getNodeParameter('retryPolicy', 0),
+		);
+		const response = await gatewayRequest(
+			this,
+			{ itemIndex: 0, ...request },
+			{ ...DEFAULT_RETRY_POLICY, ...retryPolicy },
+		);
+		return [
+			[
+				{
+					json: {
+						body: response.body as IDataObject,
+						statusCode: response.statusCode,
+						traceId: response.traceId ?? null,
+					},
+					pairedItem: { item: 0 },
+				},
+			],
+		];
 	}
 }

@@ -6,7 +6,10 @@ const gateway = useSimulator();
 const FAST_RETRIES = { maxRetries: 3, baseDelayMs: 20, maxDelayMs: 5_000 };
 
 function probe(request: object, retryPolicy: object = FAST_RETRIES) {
-	return { type: 'test.transportProbe', parameters: { request: JSON.stringify(request), retryPolicy: JSON.stringify(retryPolicy) } };
+	return {
+		type: 'test.transportProbe',
+		parameters: { request: JSON.stringify(request), retryPolicy: JSON.stringify(retryPolicy) },
+	};
 }
 
 const TASK_PATH = '/vendor-a/v1/videos/omni-video/no-such-task';
@@ -14,8 +17,17 @@ const TASK_PATH = '/vendor-a/v1/videos/omni-video/no-such-task';
 describe('transport: reads are retried safely', () => {
 	it('repeats a GET after 429 and waits as long as Retry-After (seconds) says', async () => {
 		const sim = gateway.simulator;
-		sim.injectFault({ method: 'GET', path: TASK_PATH, kind: 'status', status: 429, headers: { 'Retry-After': '1' }, body: { error: { message: 'slow down' } } });
-		const result = await runNode(probe({ method: 'GET', path: TASK_PATH, kind: 'read' }), { credentials: gateway.credentials() });
+		sim.injectFault({
+			method: 'GET',
+			path: TASK_PATH,
+			kind: 'status',
+			status: 429,
+			headers: { 'Retry-After': '1' },
+			body: { error: { message: 'slow down' } },
+		});
+		const result = await runNode(probe({ method: 'GET', path: TASK_PATH, kind: 'read' }), {
+			credentials: gateway.credentials(),
+		});
 		expect(result.error('Node Under Test')).toBeUndefined();
 		const attempts = sim.requestsTo('GET', TASK_PATH);
 		expect(attempts).toHaveLength(2);
@@ -25,8 +37,18 @@ describe('transport: reads are retried safely', () => {
 
 	it('honours retry-after-ms and gives up after the retry budget with the gateway message', async () => {
 		const sim = gateway.simulator;
-		sim.injectFault({ method: 'GET', path: TASK_PATH, kind: 'status', status: 503, times: 10, headers: { 'retry-after-ms': '30' }, body: { error: { message: 'gateway overloaded' } } });
-		const result = await runNode(probe({ method: 'GET', path: TASK_PATH, kind: 'read' }), { credentials: gateway.credentials() });
+		sim.injectFault({
+			method: 'GET',
+			path: TASK_PATH,
+			kind: 'status',
+			status: 503,
+			times: 10,
+			headers: { 'retry-after-ms': '30' },
+			body: { error: { message: 'gateway overloaded' } },
+		});
+		const result = await runNode(probe({ method: 'GET', path: TASK_PATH, kind: 'read' }), {
+			credentials: gateway.credentials(),
+		});
 		expect(sim.requestsTo('GET', TASK_PATH)).toHaveLength(4);
 		const error = result.error('Node Under Test');
 		expect(error?.message).toBe('gateway overloaded');
@@ -36,26 +58,48 @@ describe('transport: reads are retried safely', () => {
 	it('retries a GET after a dropped connection', async () => {
 		const sim = gateway.simulator;
 		sim.injectFault({ method: 'GET', path: TASK_PATH, kind: 'drop' });
-		const result = await runNode(probe({ method: 'GET', path: TASK_PATH, kind: 'read' }), { credentials: gateway.credentials() });
+		const result = await runNode(probe({ method: 'GET', path: TASK_PATH, kind: 'read' }), {
+			credentials: gateway.credentials(),
+		});
 		expect(result.error('Node Under Test')).toBeUndefined();
 		expect(sim.requestsTo('GET', TASK_PATH)).toHaveLength(2);
 	});
 
 	it('does not wait for a Retry-After longer than the policy allows', async () => {
 		const sim = gateway.simulator;
-		sim.injectFault({ method: 'GET', path: TASK_PATH, kind: 'status', status: 429, headers: { 'Retry-After': '3600' }, body: { error: { message: 'come back in an hour' } } });
-		const result = await runNode(probe({ method: 'GET', path: TASK_PATH, kind: 'read' }), { credentials: gateway.credentials() });
+		sim.injectFault({
+			method: 'GET',
+			path: TASK_PATH,
+			kind: 'status',
+			status: 429,
+			headers: { 'Retry-After': '3600' },
+			body: { error: { message: 'come back in an hour' } },
+		});
+		const result = await runNode(probe({ method: 'GET', path: TASK_PATH, kind: 'read' }), {
+			credentials: gateway.credentials(),
+		});
 		expect(sim.requestsTo('GET', TASK_PATH)).toHaveLength(1);
 		expect(result.error('Node Under Test')?.message).toBe('come back in an hour');
 	});
 });
 
 describe('transport: creates are never sent twice', () => {
-	const create = { method: 'POST', path: '/v1/videos', kind: 'create', body: { model: 'video-1', prompt: 'a cat' } };
+	const create = {
+		method: 'POST',
+		path: '/v1/videos',
+		kind: 'create',
+		body: { model: 'video-1', prompt: 'a cat' },
+	};
 
 	it('does not repeat a POST after a 500', async () => {
 		const sim = gateway.simulator;
-		sim.injectFault({ method: 'POST', path: '/v1/videos', kind: 'status', status: 500, body: { error: { message: 'internal upstream failure' } } });
+		sim.injectFault({
+			method: 'POST',
+			path: '/v1/videos',
+			kind: 'status',
+			status: 500,
+			body: { error: { message: 'internal upstream failure' } },
+		});
 		const result = await runNode(probe(create), { credentials: gateway.credentials() });
 		expect(sim.requestsTo('POST', '/v1/videos')).toHaveLength(1);
 		expect(result.error('Node Under Test')?.message).toBe('internal upstream failure');
@@ -74,7 +118,9 @@ describe('transport: creates are never sent twice', () => {
 	it('does not repeat a POST that timed out', async () => {
 		const sim = gateway.simulator;
 		sim.injectFault({ method: 'POST', path: '/v1/videos', kind: 'delay', ms: 1_500 });
-		const result = await runNode(probe({ ...create, timeoutMs: 300 }), { credentials: gateway.credentials() });
+		const result = await runNode(probe({ ...create, timeoutMs: 300 }), {
+			credentials: gateway.credentials(),
+		});
 		expect(sim.requestsTo('POST', '/v1/videos')).toHaveLength(1);
 		expect(result.error('Node Under Test')?.message).toMatch(/did not answer POST \/v1\/videos/);
 	});
@@ -82,7 +128,10 @@ describe('transport: creates are never sent twice', () => {
 	it('repeats a POST only when the connection was refused (the request never left)', async () => {
 		const credentials = gateway.credentials();
 		credentials.modelGatewayApi.baseUrl = await closedPortUrl();
-		const result = await runNode(probe(create, { maxRetries: 2, baseDelayMs: 10, maxDelayMs: 100 }), { credentials });
+		const result = await runNode(
+			probe(create, { maxRetries: 2, baseDelayMs: 10, maxDelayMs: 100 }),
+			{ credentials },
+		);
 		const error = result.error('Node Under Test');
 		expect(error?.message).toMatch(/could not be reached.*ECONNREFUSED/);
 		expect(error?.description ?? '').not.toMatch(/not sent again/);
@@ -92,15 +141,33 @@ describe('transport: creates are never sent twice', () => {
 describe('transport: errors', () => {
 	it('carries the gateway message but never the API key, even when the gateway echoes it', async () => {
 		const sim = gateway.simulator;
-		sim.injectFault({ method: 'POST', path: '/v1/videos', kind: 'status', status: 400, body: { error: { message: `bad request for key ${sim.apiKey}`, type: 'invalid_request_error' } } });
-		const result = await runNode(probe({ method: 'POST', path: '/v1/videos', kind: 'create', body: { model: 'm', prompt: 'p' } }), { credentials: gateway.credentials() });
+		sim.injectFault({
+			method: 'POST',
+			path: '/v1/videos',
+			kind: 'status',
+			status: 400,
+			body: {
+				error: { message: `bad request for key ${sim.apiKey}`, type: 'invalid_request_error' },
+			},
+		});
+		const result = await runNode(
+			probe({
+				method: 'POST',
+				path: '/v1/videos',
+				kind: 'create',
+				body: { model: 'm', prompt: 'p' },
+			}),
+			{ credentials: gateway.credentials() },
+		);
 		const error = result.error('Node Under Test');
 		expect(error?.message).toBe('bad request for key ***');
 		expect(JSON.stringify(result.run.data)).not.toContain(sim.apiKey);
 	});
 
 	it('reports a wrong API key with the gateway 401 message', async () => {
-		const result = await runNode(probe({ method: 'GET', path: TASK_PATH, kind: 'read' }), { credentials: gateway.credentials({ apiKey: 'wrong-key-123' }) });
+		const result = await runNode(probe({ method: 'GET', path: TASK_PATH, kind: 'read' }), {
+			credentials: gateway.credentials({ apiKey: 'wrong-key-123' }),
+		});
 		const error = result.error('Node Under Test');
 		expect(error).toMatchObject({ httpCode: '401' });
 		expect(error?.message).toMatch(/invalid api key/i);
@@ -108,7 +175,10 @@ describe('transport: errors', () => {
 	});
 
 	it('turns a Family A business error inside HTTP 200 into a failure', async () => {
-		const result = await runNode(probe({ method: 'GET', path: TASK_PATH, kind: 'read', envelope: 'familyA' }), { credentials: gateway.credentials() });
+		const result = await runNode(
+			probe({ method: 'GET', path: TASK_PATH, kind: 'read', envelope: 'familyA' }),
+			{ credentials: gateway.credentials() },
+		);
 		const error = result.error('Node Under Test');
 		expect(error?.message).toBe('task not found');
 		expect(error?.description).toMatch(/error code 1203/);
@@ -116,7 +186,13 @@ describe('transport: errors', () => {
 
 	it('turns a Family S business error inside HTTP 200 into a failure', async () => {
 		const result = await runNode(
-			probe({ method: 'POST', path: '/v1/task/create', kind: 'create', envelope: 'familyS', body: { model: 's-1', content: [{ type: 'text', text: 'BUSINESS_ERROR' }] } }),
+			probe({
+				method: 'POST',
+				path: '/v1/task/create',
+				kind: 'create',
+				envelope: 'familyS',
+				body: { model: 's-1', content: [{ type: 'text', text: 'BUSINESS_ERROR' }] },
+			}),
 			{ credentials: gateway.credentials() },
 		);
 		expect(result.error('Node Under Test')?.message).toBe('quota exceeded');
@@ -124,14 +200,28 @@ describe('transport: errors', () => {
 
 	it('reports a body that is not JSON clearly', async () => {
 		gateway.simulator.injectFault({ method: 'GET', path: TASK_PATH, kind: 'malformed-json' });
-		const result = await runNode(probe({ method: 'GET', path: TASK_PATH, kind: 'read' }), { credentials: gateway.credentials() });
+		const result = await runNode(probe({ method: 'GET', path: TASK_PATH, kind: 'read' }), {
+			credentials: gateway.credentials(),
+		});
 		expect(result.error('Node Under Test')?.message).toMatch(/not valid JSON/);
 	});
 
 	it('sends X-Trace-ID on the base host only, and never an Authorization header to the identity host', async () => {
 		const sim = gateway.simulator;
-		await runNode(probe({ method: 'GET', path: TASK_PATH, kind: 'read', traceId: 'my-trace-1' }), { credentials: gateway.credentials() });
-		await runNode(probe({ host: 'identity', method: 'POST', path: '/api/overseas/asset/upload/sync', kind: 'create', envelope: 'assetReview', body: { images: ['https://cdn.example/a.png'] } }), { credentials: gateway.credentials() });
+		await runNode(probe({ method: 'GET', path: TASK_PATH, kind: 'read', traceId: 'my-trace-1' }), {
+			credentials: gateway.credentials(),
+		});
+		await runNode(
+			probe({
+				host: 'identity',
+				method: 'POST',
+				path: '/api/overseas/asset/upload/sync',
+				kind: 'create',
+				envelope: 'assetReview',
+				body: { images: ['https://cdn.example/a.png'] },
+			}),
+			{ credentials: gateway.credentials() },
+		);
 		const [base] = sim.requestsTo('GET', TASK_PATH);
 		expect(base.headers['x-trace-id']).toBe('my-trace-1');
 		expect(base.headers.authorization).toBe(`Bearer ${sim.apiKey}`);

@@ -9,13 +9,30 @@ import { createThenGet } from './videoNode';
 const gateway = useSimulator({ queuedMs: 0, runningMs: 0 });
 
 async function chain(family: string, createParameters: object) {
-	const result = await runChain(createThenGet(family, createParameters as never), { credentials: gateway.credentials() });
+	const result = await runChain(createThenGet(family, createParameters as never), {
+		credentials: gateway.credentials(),
+	});
 	expect(result.error('Create')).toBeUndefined();
 	expect(result.error('Get Status')).toBeUndefined();
 	return { created: result.output('Create')[0], queried: result.output('Get Status')[0] };
 }
 
-const TASK_FIELDS = ['family', 'taskId', 'model', 'status', 'rawStatus', 'done', 'progress', 'videoUrl', 'videoUrls', 'lastFrameUrl', 'error', 'createdAt', 'traceId', 'raw'];
+const TASK_FIELDS = [
+	'family',
+	'taskId',
+	'model',
+	'status',
+	'rawStatus',
+	'done',
+	'progress',
+	'videoUrl',
+	'videoUrls',
+	'lastFrameUrl',
+	'error',
+	'createdAt',
+	'traceId',
+	'raw',
+];
 
 describe('Model Gateway Video: Task family S', () => {
 	const content = (text: string) => ({
@@ -33,15 +50,31 @@ describe('Model Gateway Video: Task family S', () => {
 		const { created, queried } = await chain('taskS', {
 			model: 'seed-video-1',
 			...content('A fox in the snow'),
-			taskSOptions: { ratio: '16:9', duration: 5, generate_audio: true, watermark: false, resolution: '720p', seed: 42, callback_url: 'http://127.0.0.1:9/hook' },
+			taskSOptions: {
+				ratio: '16:9',
+				duration: 5,
+				generate_audio: true,
+				watermark: false,
+				resolution: '720p',
+				seed: 42,
+				callback_url: 'http://127.0.0.1:9/hook',
+			},
 		});
 		const [request] = sim.requestsTo('POST', '/v1/task/create');
 		expect(request.body).toEqual({
 			model: 'seed-video-1',
 			content: [
 				{ type: 'text', text: 'A fox in the snow' },
-				{ type: 'image_url', image_url: { url: 'https://example.com/first.png' }, role: 'first_frame' },
-				{ type: 'audio_url', audio_url: { url: 'https://example.com/voice.mp3' }, role: 'reference_audio' },
+				{
+					type: 'image_url',
+					image_url: { url: 'https://example.com/first.png' },
+					role: 'first_frame',
+				},
+				{
+					type: 'audio_url',
+					audio_url: { url: 'https://example.com/voice.mp3' },
+					role: 'reference_audio',
+				},
 			],
 			ratio: '16:9',
 			duration: 5,
@@ -52,7 +85,13 @@ describe('Model Gateway Video: Task family S', () => {
 			callback_url: 'http://127.0.0.1:9/hook',
 		});
 		expect(Object.keys(created.json).sort()).toEqual([...TASK_FIELDS].sort());
-		expect(created.json).toMatchObject({ family: 'taskS', status: 'queued', done: false, model: 'seed-video-1', traceId: request.headers['x-trace-id'] });
+		expect(created.json).toMatchObject({
+			family: 'taskS',
+			status: 'queued',
+			done: false,
+			model: 'seed-video-1',
+			traceId: request.headers['x-trace-id'],
+		});
 		const taskId = created.json.taskId as string;
 		expect(sim.requestsTo('GET', `/v1/task/get/${taskId}`)).toHaveLength(1);
 		expect(queried.json).toMatchObject({
@@ -71,8 +110,16 @@ describe('Model Gateway Video: Task family S', () => {
 
 	it('reports a failed task with its error', async () => {
 		const { queried } = await chain('taskS', { model: 'seed-video-1', ...content('please FAIL') });
-		expect(queried.json).toMatchObject({ status: 'failed', rawStatus: 'failed', done: true, videoUrl: null });
-		expect(queried.json.error).toMatchObject({ code: expect.any(String), message: expect.stringContaining('failed') });
+		expect(queried.json).toMatchObject({
+			status: 'failed',
+			rawStatus: 'failed',
+			done: true,
+			videoUrl: null,
+		});
+		expect(queried.json.error).toMatchObject({
+			code: expect.any(String),
+			message: expect.stringContaining('failed'),
+		});
 	});
 });
 
@@ -83,7 +130,12 @@ describe('Model Gateway Video: Family A', () => {
 			model: 'a-video-2',
 			familyAEndpoint: 'omni-video',
 			familyAPrompt: 'A lighthouse at dusk',
-			familyAImageList: { images: [{ image_url: 'https://example.com/1.png' }, { image_url: 'https://example.com/2.png' }] },
+			familyAImageList: {
+				images: [
+					{ image_url: 'https://example.com/1.png' },
+					{ image_url: 'https://example.com/2.png' },
+				],
+			},
 			familyAOptions: {
 				sound: 'on',
 				mode: 'pro',
@@ -102,7 +154,10 @@ describe('Model Gateway Video: Family A', () => {
 		expect(request.body).toEqual({
 			model_name: 'a-video-2',
 			prompt: 'A lighthouse at dusk',
-			image_list: [{ image_url: 'https://example.com/1.png' }, { image_url: 'https://example.com/2.png' }],
+			image_list: [
+				{ image_url: 'https://example.com/1.png' },
+				{ image_url: 'https://example.com/2.png' },
+			],
 			video_list: [{ video_url: 'https://example.com/ref.mp4', refer_type: 'base' }],
 			element_list: [{ element_id: 'e1' }],
 			sound: 'on',
@@ -115,10 +170,23 @@ describe('Model Gateway Video: Family A', () => {
 			callback_url: 'http://127.0.0.1:9/a',
 			external_task_id: 'order-77',
 		});
-		expect(created.json).toMatchObject({ family: 'familyA', endpoint: 'omni-video', status: 'queued', done: false });
+		expect(created.json).toMatchObject({
+			family: 'familyA',
+			endpoint: 'omni-video',
+			status: 'queued',
+			done: false,
+		});
 		const taskId = created.json.taskId as string;
 		expect(sim.requestsTo('GET', `/vendor-a/v1/videos/omni-video/${taskId}`)).toHaveLength(1);
-		expect(queried.json).toMatchObject({ family: 'familyA', endpoint: 'omni-video', taskId, status: 'succeeded', rawStatus: 'succeed', done: true, error: null });
+		expect(queried.json).toMatchObject({
+			family: 'familyA',
+			endpoint: 'omni-video',
+			taskId,
+			status: 'succeeded',
+			rawStatus: 'succeed',
+			done: true,
+			error: null,
+		});
 		expect(queried.json.videoUrl).toContain(`/files/${taskId}.mp4`);
 	});
 
@@ -133,7 +201,12 @@ describe('Model Gateway Video: Family A', () => {
 			familyAOptions: {
 				multi_shot: 'customize',
 				shot_type: 'customize',
-				multiPrompt: { shots: [{ index: 1, prompt: 'wide shot', duration: '3' }, { index: 2, prompt: 'close up', duration: '2' }] },
+				multiPrompt: {
+					shots: [
+						{ index: 1, prompt: 'wide shot', duration: '3' },
+						{ index: 2, prompt: 'close up', duration: '2' },
+					],
+				},
 				voiceList: '[{"voice_id":"v1"}]',
 				static_mask: 'https://example.com/mask.png',
 				dynamicMasks: '[{"mask":"https://example.com/m.png","trajectories":[{"x":1,"y":2}]}]',
@@ -147,7 +220,10 @@ describe('Model Gateway Video: Family A', () => {
 			image_tail: 'https://example.com/last.png',
 			multi_shot: 'customize',
 			shot_type: 'customize',
-			multi_prompt: [{ index: 1, prompt: 'wide shot', duration: '3' }, { index: 2, prompt: 'close up', duration: '2' }],
+			multi_prompt: [
+				{ index: 1, prompt: 'wide shot', duration: '3' },
+				{ index: 2, prompt: 'close up', duration: '2' },
+			],
 			voice_list: [{ voice_id: 'v1' }],
 			static_mask: 'https://example.com/mask.png',
 			dynamic_masks: [{ mask: 'https://example.com/m.png', trajectories: [{ x: 1, y: 2 }] }],
@@ -159,7 +235,12 @@ describe('Model Gateway Video: Family A', () => {
 
 	it('reports a failed task with task_status_msg as the error', async () => {
 		const { queried } = await chain('familyA', { model: 'a-video-2', familyAPrompt: 'FAIL now' });
-		expect(queried.json).toMatchObject({ status: 'failed', rawStatus: 'failed', done: true, videoUrls: [] });
+		expect(queried.json).toMatchObject({
+			status: 'failed',
+			rawStatus: 'failed',
+			done: true,
+			videoUrls: [],
+		});
 		expect((queried.json.error as { message: string }).message).toMatch(/video generation failed/);
 	});
 });
@@ -169,25 +250,66 @@ describe('Model Gateway Video: generic video', () => {
 		const sim = gateway.simulator;
 		const result = await runChain(
 			[
-				{ name: 'Create', type: 'modelGatewayVideo', parameters: { family: 'generic', operation: 'create', model: 'gen-video-1', genericPrompt: 'Waves', genericOptions: { duration: 10, size: '1080p', prompt_optimizer: false, aigc_watermark: true } } },
-				{ name: 'Get Status', type: 'modelGatewayVideo', parameters: { family: 'taskS', operation: 'getStatus' } },
+				{
+					name: 'Create',
+					type: 'modelGatewayVideo',
+					parameters: {
+						family: 'generic',
+						operation: 'create',
+						model: 'gen-video-1',
+						genericPrompt: 'Waves',
+						genericOptions: {
+							duration: 10,
+							size: '1080p',
+							prompt_optimizer: false,
+							aigc_watermark: true,
+						},
+					},
+				},
+				{
+					name: 'Get Status',
+					type: 'modelGatewayVideo',
+					parameters: { family: 'taskS', operation: 'getStatus' },
+				},
 			],
 			{ credentials: gateway.credentials() },
 		);
 		const [request] = sim.requestsTo('POST', '/v1/videos');
-		expect(request.body).toEqual({ model: 'gen-video-1', prompt: 'Waves', duration: 10, size: '1080p', metadata: { prompt_optimizer: false, aigc_watermark: true } });
+		expect(request.body).toEqual({
+			model: 'gen-video-1',
+			prompt: 'Waves',
+			duration: 10,
+			size: '1080p',
+			metadata: { prompt_optimizer: false, aigc_watermark: true },
+		});
 		const created = result.output('Create')[0].json;
-		expect(created).toMatchObject({ family: 'generic', taskId: expect.stringMatching(/^video_/), model: 'gen-video-1' });
+		expect(created).toMatchObject({
+			family: 'generic',
+			taskId: expect.stringMatching(/^video_/),
+			model: 'gen-video-1',
+		});
 		const queried = result.output('Get Status')[0].json;
 		expect(sim.requestsTo('GET', `/v1/videos/${created.taskId as string}`)).toHaveLength(1);
-		expect(queried).toMatchObject({ family: 'generic', status: 'succeeded', rawStatus: 'completed', progress: 100, done: true, error: null });
+		expect(queried).toMatchObject({
+			family: 'generic',
+			status: 'succeeded',
+			rawStatus: 'completed',
+			progress: 100,
+			done: true,
+			error: null,
+		});
 		expect(queried.videoUrl).toContain('.mp4');
 		expect(queried).not.toHaveProperty('endpoint');
 	});
 
 	it('reports a failed task with the error object', async () => {
 		const { queried } = await chain('generic', { model: 'gen-video-1', genericPrompt: 'FAIL' });
-		expect(queried.json).toMatchObject({ status: 'failed', rawStatus: 'failed', done: true, error: { code: 'generation_failed' } });
+		expect(queried.json).toMatchObject({
+			status: 'failed',
+			rawStatus: 'failed',
+			done: true,
+			error: { code: 'generation_failed' },
+		});
 	});
 });
 
@@ -232,9 +354,20 @@ describe('Model Gateway Video: Family B', () => {
 
 	it('maps the upstream words WAITING/PROCESSING/FINISH, and FINISH with an error is a failure', async () => {
 		const succeeded = await chain('familyB', { model: 'b-UPSTREAM_CASE', familyBPrompt: 'ok' });
-		expect(succeeded.queried.json).toMatchObject({ status: 'succeeded', rawStatus: 'FINISH', done: true, error: null });
+		expect(succeeded.queried.json).toMatchObject({
+			status: 'succeeded',
+			rawStatus: 'FINISH',
+			done: true,
+			error: null,
+		});
 		const failed = await chain('familyB', { model: 'b-UPSTREAM_CASE', familyBPrompt: 'FAIL' });
-		expect(failed.queried.json).toMatchObject({ status: 'failed', rawStatus: 'FINISH', done: true, videoUrl: null, error: { code: 'generation_failed' } });
+		expect(failed.queried.json).toMatchObject({
+			status: 'failed',
+			rawStatus: 'FINISH',
+			done: true,
+			videoUrl: null,
+			error: { code: 'generation_failed' },
+		});
 	});
 });
 
@@ -272,9 +405,19 @@ describe('Model Gateway Video: Family C', () => {
 			resolution: '1080p',
 			seed: 3,
 		});
-		expect(created.json).toMatchObject({ family: 'familyC', status: 'queued', rawStatus: 'created', done: false });
+		expect(created.json).toMatchObject({
+			family: 'familyC',
+			status: 'queued',
+			rawStatus: 'created',
+			done: false,
+		});
 		expect(sim.requestsTo('GET', `/v1/videos/${created.json.taskId as string}`)).toHaveLength(1);
-		expect(queried.json).toMatchObject({ family: 'familyC', status: 'succeeded', rawStatus: 'success', done: true });
+		expect(queried.json).toMatchObject({
+			family: 'familyC',
+			status: 'succeeded',
+			rawStatus: 'success',
+			done: true,
+		});
 		expect(queried.json.videoUrl).toContain('.mp4');
 	});
 
@@ -289,18 +432,54 @@ describe('Model Gateway Video: long-running operations', () => {
 		const sim = gateway.simulator;
 		const result = await runChain(
 			[
-				{ name: 'Create', type: 'modelGatewayVideo', parameters: { family: 'longRunning', operation: 'create', model: 'veo-x', longRunningInstances: { instances: [{ prompt: 'A paper boat' }] }, longRunningParameters: { sampleCount: 2, durationSeconds: 8, aspectRatio: '16:9', generateAudio: true } } },
-				{ name: 'Get Status', type: 'modelGatewayVideo', parameters: { family: 'generic', operation: 'getStatus' } },
+				{
+					name: 'Create',
+					type: 'modelGatewayVideo',
+					parameters: {
+						family: 'longRunning',
+						operation: 'create',
+						model: 'veo-x',
+						longRunningInstances: { instances: [{ prompt: 'A paper boat' }] },
+						longRunningParameters: {
+							sampleCount: 2,
+							durationSeconds: 8,
+							aspectRatio: '16:9',
+							generateAudio: true,
+						},
+					},
+				},
+				{
+					name: 'Get Status',
+					type: 'modelGatewayVideo',
+					parameters: { family: 'generic', operation: 'getStatus' },
+				},
 			],
 			{ credentials: gateway.credentials() },
 		);
 		const [request] = sim.requestsTo('POST', '/v1beta/models/veo-x:predictLongRunning');
-		expect(request.body).toEqual({ instances: [{ prompt: 'A paper boat' }], parameters: { sampleCount: 2, durationSeconds: 8, aspectRatio: '16:9', generateAudio: true } });
+		expect(request.body).toEqual({
+			instances: [{ prompt: 'A paper boat' }],
+			parameters: { sampleCount: 2, durationSeconds: 8, aspectRatio: '16:9', generateAudio: true },
+		});
 		const created = result.output('Create')[0].json;
-		expect(created).toMatchObject({ family: 'longRunning', model: 'veo-x', status: 'queued', done: false });
-		expect(sim.requestsTo('GET', `/v1/models/veo-x/operations/${created.taskId as string}`)).toHaveLength(1);
+		expect(created).toMatchObject({
+			family: 'longRunning',
+			model: 'veo-x',
+			status: 'queued',
+			done: false,
+		});
+		expect(
+			sim.requestsTo('GET', `/v1/models/veo-x/operations/${created.taskId as string}`),
+		).toHaveLength(1);
 		const [item] = result.output('Get Status');
-		expect(item.json).toMatchObject({ family: 'longRunning', status: 'succeeded', rawStatus: 'done=true', done: true, error: null, videoUrl: null });
+		expect(item.json).toMatchObject({
+			family: 'longRunning',
+			status: 'succeeded',
+			rawStatus: 'done=true',
+			done: true,
+			error: null,
+			videoUrl: null,
+		});
 		expect(await binaryBytes(item, 'data')).toEqual(MP4_FILE.bytes);
 		expect(await binaryBytes(item, 'data_1')).toEqual(MP4_FILE.bytes);
 		expect(item.binary?.data.mimeType).toBe('video/mp4');
@@ -309,10 +488,24 @@ describe('Model Gateway Video: long-running operations', () => {
 	});
 
 	it('a failed operation carries its error; a done operation without videos is failed with a clear message', async () => {
-		const failed = await chain('longRunning', { model: 'veo-x', longRunningInstances: { instances: [{ prompt: 'FAIL' }] } });
-		expect(failed.queried.json).toMatchObject({ status: 'failed', done: true, error: { code: '3' } });
+		const failed = await chain('longRunning', {
+			model: 'veo-x',
+			longRunningInstances: { instances: [{ prompt: 'FAIL' }] },
+		});
+		expect(failed.queried.json).toMatchObject({
+			status: 'failed',
+			done: true,
+			error: { code: '3' },
+		});
 		expect(failed.queried.binary).toBeUndefined();
-		const filtered = await chain('longRunning', { model: 'veo-x', longRunningInstances: { instances: [{ prompt: 'SAFETY first' }] } });
-		expect(filtered.queried.json).toMatchObject({ status: 'failed', done: true, error: { code: 'no_videos', message: expect.stringMatching(/without any video.*safety/i) } });
+		const filtered = await chain('longRunning', {
+			model: 'veo-x',
+			longRunningInstances: { instances: [{ prompt: 'SAFETY first' }] },
+		});
+		expect(filtered.queried.json).toMatchObject({
+			status: 'failed',
+			done: true,
+			error: { code: 'no_videos', message: expect.stringMatching(/without any video.*safety/i) },
+		});
 	});
 });

@@ -7,47 +7,190 @@ import { videoNode } from './videoNode';
 const gateway = useSimulator({ queuedMs: 0, runningMs: 0 });
 
 const omni = (options: object, extra: object = {}) =>
-	videoNode('familyA', 'create', { model: 'a-video', familyAEndpoint: 'omni-video', familyAPrompt: 'p', familyAOptions: options, ...extra });
+	videoNode('familyA', 'create', {
+		model: 'a-video',
+		familyAEndpoint: 'omni-video',
+		familyAPrompt: 'p',
+		familyAOptions: options,
+		...extra,
+	});
 const image2video = (options: object, extra: object = {}) =>
-	videoNode('familyA', 'create', { model: 'a-video', familyAEndpoint: 'image2video', familyAPrompt: 'p', familyAImage: 'https://example.com/f.png', familyAOptions: options, ...extra });
-const generic = (options: object, prompt = 'waves') => videoNode('generic', 'create', { model: 'g', genericPrompt: prompt, genericOptions: options });
-const list = (length: number) => JSON.stringify(Array.from({ length }, (_, index) => ({ id: `x${index}` })));
-const images = (length: number) => ({ images: Array.from({ length }, (_, index) => ({ image_url: `https://example.com/${index}.png` })) });
+	videoNode('familyA', 'create', {
+		model: 'a-video',
+		familyAEndpoint: 'image2video',
+		familyAPrompt: 'p',
+		familyAImage: 'https://example.com/f.png',
+		familyAOptions: options,
+		...extra,
+	});
+const generic = (options: object, prompt = 'waves') =>
+	videoNode('generic', 'create', { model: 'g', genericPrompt: prompt, genericOptions: options });
+const list = (length: number) =>
+	JSON.stringify(Array.from({ length }, (_, index) => ({ id: `x${index}` })));
+const images = (length: number) => ({
+	images: Array.from({ length }, (_, index) => ({ image_url: `https://example.com/${index}.png` })),
+});
 
 const cases: Array<[string, ReturnType<typeof videoNode>, string]> = [
-	['Family A omni-video image_list > 7', omni({}, { familyAImageList: images(8) }), '"image_list": must have at most 7 entries'],
-	['Family A omni-video video_list > 1', omni({ videoList: list(2) }), '"video_list": must have at most 1 entries'],
-	['Family A omni-video element_list > 3', omni({ elementList: list(4) }), '"element_list": must have at most 3 entries'],
-	['Family A image2video element_list > 3', image2video({ elementList: list(4) }), '"element_list": must have at most 3 entries'],
-	['Family A image2video voice_list > 2', image2video({ voiceList: list(3) }), '"voice_list": must have at most 2 entries'],
-	['Family A image2video element_list with voice_list', image2video({ elementList: list(1), voiceList: list(1) }), '"voice_list": cannot be used together with element_list (they are mutually exclusive)'],
-	['Family A image2video without image and image_tail', image2video({}, { familyAImage: '' }), '"image": at least one of image (first frame) and image_tail (last frame) is required'],
-	['Family A create under a query-only endpoint', omni({}, { familyAEndpoint: 'text2video' }), '"Endpoint": must be one of omni-video, image2video'],
-	['Family A cfg_scale > 1', omni({ cfg_scale: 1.5 }), '"cfg_scale": must be between 0 and 1 (got a larger value)'],
-	['Family A cfg_scale < 0', image2video({ cfg_scale: -0.1 }), '"cfg_scale": must be between 0 and 1 (got a smaller value)'],
+	[
+		'Family A omni-video image_list > 7',
+		omni({}, { familyAImageList: images(8) }),
+		'"image_list": must have at most 7 entries',
+	],
+	[
+		'Family A omni-video video_list > 1',
+		omni({ videoList: list(2) }),
+		'"video_list": must have at most 1 entries',
+	],
+	[
+		'Family A omni-video element_list > 3',
+		omni({ elementList: list(4) }),
+		'"element_list": must have at most 3 entries',
+	],
+	[
+		'Family A image2video element_list > 3',
+		image2video({ elementList: list(4) }),
+		'"element_list": must have at most 3 entries',
+	],
+	[
+		'Family A image2video voice_list > 2',
+		image2video({ voiceList: list(3) }),
+		'"voice_list": must have at most 2 entries',
+	],
+	[
+		'Family A image2video element_list with voice_list',
+		image2video({ elementList: list(1), voiceList: list(1) }),
+		'"voice_list": cannot be used together with element_list (they are mutually exclusive)',
+	],
+	[
+		'Family A image2video without image and image_tail',
+		image2video({}, { familyAImage: '' }),
+		'"image": at least one of image (first frame) and image_tail (last frame) is required',
+	],
+	[
+		'Family A create under a query-only endpoint',
+		omni({}, { familyAEndpoint: 'text2video' }),
+		'"Endpoint": must be one of omni-video, image2video',
+	],
+	[
+		'Family A cfg_scale > 1',
+		omni({ cfg_scale: 1.5 }),
+		'"cfg_scale": must be between 0 and 1 (got a larger value)',
+	],
+	[
+		'Family A cfg_scale < 0',
+		image2video({ cfg_scale: -0.1 }),
+		'"cfg_scale": must be between 0 and 1 (got a smaller value)',
+	],
 	['Family A sound not on/off', omni({ sound: 'loud' }), '"sound": must be "on" or "off"'],
 	['Family A mode not std/pro', omni({ mode: 'ultra' }), '"mode": must be "std" or "pro"'],
-	['Family A prompt missing without custom multi-shot', omni({}, { familyAPrompt: '' }), '"prompt": is required unless custom multi-shot prompts are given'],
+	[
+		'Family A prompt missing without custom multi-shot',
+		omni({}, { familyAPrompt: '' }),
+		'"prompt": is required unless custom multi-shot prompts are given',
+	],
 	['generic duration not 6/10', generic({ duration: 7 }), '"duration": must be 6 or 10 seconds'],
 	['generic size not 768p/1080p', generic({ size: '720p' }), '"size": must be "768p" or "1080p"'],
 	// An expression that yields nothing gets past n8n's own required-parameter check.
-	['generic prompt missing', generic({}, '={{ "" }}'), '"prompt": prompt is required and must not be empty'],
-	['generic model missing', videoNode('generic', 'create', { model: '={{ " " }}', genericPrompt: 'x' }), '"model": model is required and must not be empty'],
-	['generic metadata that is not an object', videoNode('generic', 'create', { model: 'g', genericPrompt: 'x', genericOptions: { aigc_watermark: true }, options: { additionalBodyFields: '{"metadata": "yes"}' } }), '"metadata": must be a JSON object'],
-	['Task family S without content', videoNode('taskS', 'create', { model: 's', taskSContent: { items: [] } }), '"content": must contain at least 1 content item'],
-	['Task family S ratio not w:h', videoNode('taskS', 'create', { model: 's', taskSContent: { items: [{ type: 'text', text: 'x' }] }, taskSOptions: { ratio: 'wide' } }), '"ratio": must be an aspect ratio like 16:9'],
-	['Task family S media item without URL', videoNode('taskS', 'create', { model: 's', taskSContent: { items: [{ type: 'image_url', url: '' }] } }), '"content[0].image_url.url": image_url.url is required and must not be empty'],
-	['Family B without Prompt or FileInfos', videoNode('familyB', 'create', { model: 'b', familyBPrompt: '' }), '"Prompt": is required when no FileInfos are given'],
-	['Family B FileInfos not a list', videoNode('familyB', 'create', { model: 'b', familyBPrompt: 'x', familyBOptions: { fileInfos: '{"a":1}' } }), '"FileInfos": must be a JSON array of objects'],
-	['Family C subjects not valid JSON', videoNode('familyC', 'create', { model: 'c', familyCPrompt: 'x', familyCOptions: { subjects: '[{oops' } }), '"subjects": must be a JSON array of objects'],
-	['long-running instance without prompt or image', videoNode('longRunning', 'create', { model: 'veo', longRunningInstances: { instances: [{ prompt: '' }] } }), '"instances[0].prompt": a prompt or an image is required'],
-	['long-running sampleCount < 1', videoNode('longRunning', 'create', { model: 'veo', longRunningInstances: { instances: [{ prompt: 'x' }] }, longRunningParameters: { sampleCount: 0 } }), '"parameters.sampleCount": must be at least 1'],
-	['additional body fields overriding a limit', videoNode('generic', 'create', { model: 'g', genericPrompt: 'x', options: { additionalBodyFields: '{"duration": 8}' } }), '"duration": must be 6 or 10 seconds'],
+	[
+		'generic prompt missing',
+		generic({}, '={{ "" }}'),
+		'"prompt": prompt is required and must not be empty',
+	],
+	[
+		'generic model missing',
+		videoNode('generic', 'create', { model: '={{ " " }}', genericPrompt: 'x' }),
+		'"model": model is required and must not be empty',
+	],
+	[
+		'generic metadata that is not an object',
+		videoNode('generic', 'create', {
+			model: 'g',
+			genericPrompt: 'x',
+			genericOptions: { aigc_watermark: true },
+			options: { additionalBodyFields: '{"metadata": "yes"}' },
+		}),
+		'"metadata": must be a JSON object',
+	],
+	[
+		'Task family S without content',
+		videoNode('taskS', 'create', { model: 's', taskSContent: { items: [] } }),
+		'"content": must contain at least 1 content item',
+	],
+	[
+		'Task family S ratio not w:h',
+		videoNode('taskS', 'create', {
+			model: 's',
+			taskSContent: { items: [{ type: 'text', text: 'x' }] },
+			taskSOptions: { ratio: 'wide' },
+		}),
+		'"ratio": must be an aspect ratio like 16:9',
+	],
+	[
+		'Task family S media item without URL',
+		videoNode('taskS', 'create', {
+			model: 's',
+			taskSContent: { items: [{ type: 'image_url', url: '' }] },
+		}),
+		'"content[0].image_url.url": image_url.url is required and must not be empty',
+	],
+	[
+		'Family B without Prompt or FileInfos',
+		videoNode('familyB', 'create', { model: 'b', familyBPrompt: '' }),
+		'"Prompt": is required when no FileInfos are given',
+	],
+	[
+		'Family B FileInfos not a list',
+		videoNode('familyB', 'create', {
+			model: 'b',
+			familyBPrompt: 'x',
+			familyBOptions: { fileInfos: '{"a":1}' },
+		}),
+		'"FileInfos": must be a JSON array of objects',
+	],
+	[
+		'Family C subjects not valid JSON',
+		videoNode('familyC', 'create', {
+			model: 'c',
+			familyCPrompt: 'x',
+			familyCOptions: { subjects: '[{oops' },
+		}),
+		'"subjects": must be a JSON array of objects',
+	],
+	[
+		'long-running instance without prompt or image',
+		videoNode('longRunning', 'create', {
+			model: 'veo',
+			longRunningInstances: { instances: [{ prompt: '' }] },
+		}),
+		'"instances[0].prompt": a prompt or an image is required',
+	],
+	[
+		'long-running sampleCount < 1',
+		videoNode('longRunning', 'create', {
+			model: 'veo',
+			longRunningInstances: { instances: [{ prompt: 'x' }] },
+			longRunningParameters: { sampleCount: 0 },
+		}),
+		'"parameters.sampleCount": must be at least 1',
+	],
+	[
+		'additional body fields overriding a limit',
+		videoNode('generic', 'create', {
+			model: 'g',
+			genericPrompt: 'x',
+			options: { additionalBodyFields: '{"duration": 8}' },
+		}),
+		'"duration": must be 6 or 10 seconds',
+	],
 ];
 
 describe('Model Gateway Video: limits are enforced before anything is sent', () => {
 	it.each(cases)('%s', async (_name, node, message) => {
-		const result = await runNode(node, { credentials: gateway.credentials(), input: [{ json: {} }, { json: {} }] });
+		const result = await runNode(node, {
+			credentials: gateway.credentials(),
+			input: [{ json: {} }, { json: {} }],
+		});
 		const error = result.error('Node Under Test');
 		expect(error?.name).toBe('NodeOperationError');
 		expect(error?.message).toBe(`Item 0: ${message}`);
@@ -55,7 +198,13 @@ describe('Model Gateway Video: limits are enforced before anything is sent', () 
 	});
 
 	it('accepts the limits themselves (7 images, 1 video, 3 elements, cfg_scale 0 and 1)', async () => {
-		const result = await runNode(omni({ videoList: list(1), elementList: list(3), cfg_scale: 1 }, { familyAImageList: images(7) }), { credentials: gateway.credentials() });
+		const result = await runNode(
+			omni(
+				{ videoList: list(1), elementList: list(3), cfg_scale: 1 },
+				{ familyAImageList: images(7) },
+			),
+			{ credentials: gateway.credentials() },
+		);
 		expect(result.error('Node Under Test')).toBeUndefined();
 		const [request] = gateway.simulator.requestsTo('POST', '/vendor-a/v1/videos/omni-video');
 		expect((request.body as { image_list: unknown[] }).image_list).toHaveLength(7);
@@ -63,8 +212,18 @@ describe('Model Gateway Video: limits are enforced before anything is sent', () 
 
 	it('names the failing item under Continue On Fail and still sends the valid ones', async () => {
 		const result = await runNode(
-			{ ...videoNode('generic', 'create', { model: 'g', genericPrompt: '={{ $json.prompt }}', genericOptions: { duration: '={{ $json.duration }}' } }), continueOnFail: true },
-			{ credentials: gateway.credentials(), input: [{ json: { prompt: 'ok', duration: 6 } }, { json: { prompt: 'bad', duration: 8 } }] },
+			{
+				...videoNode('generic', 'create', {
+					model: 'g',
+					genericPrompt: '={{ $json.prompt }}',
+					genericOptions: { duration: '={{ $json.duration }}' },
+				}),
+				continueOnFail: true,
+			},
+			{
+				credentials: gateway.credentials(),
+				input: [{ json: { prompt: 'ok', duration: 6 } }, { json: { prompt: 'bad', duration: 8 } }],
+			},
 		);
 		expect(result.items).toHaveLength(2);
 		expect(result.items[0].json).toMatchObject({ family: 'generic', status: expect.any(String) });
@@ -74,8 +233,17 @@ describe('Model Gateway Video: limits are enforced before anything is sent', () 
 	});
 
 	it('rejects additional body fields that are not a JSON object', async () => {
-		const result = await runNode(videoNode('generic', 'create', { model: 'g', genericPrompt: 'x', options: { additionalBodyFields: '[1,2]' } }), { credentials: gateway.credentials() });
-		expect(result.error('Node Under Test')?.message).toBe('Item 0: "Additional Body Fields": must be a JSON object');
+		const result = await runNode(
+			videoNode('generic', 'create', {
+				model: 'g',
+				genericPrompt: 'x',
+				options: { additionalBodyFields: '[1,2]' },
+			}),
+			{ credentials: gateway.credentials() },
+		);
+		expect(result.error('Node Under Test')?.message).toBe(
+			'Item 0: "Additional Body Fields": must be a JSON object',
+		);
 		expect(gateway.simulator.requests).toHaveLength(0);
 	});
 });

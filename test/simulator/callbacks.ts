@@ -1,4 +1,9 @@
-import { request as httpRequest, type ClientRequest, type IncomingMessage, type RequestOptions } from 'node:http';
+import {
+	request as httpRequest,
+	type ClientRequest,
+	type IncomingMessage,
+	type RequestOptions,
+} from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { CallbackRecord } from './types';
 
@@ -51,8 +56,18 @@ function postJson(url: string, body: unknown, signal: AbortSignal): Promise<numb
 			reject(new Error(`invalid callback URL: ${url}`));
 			return;
 		}
-		const send: ((url: URL, options: RequestOptions, onResponse: (res: IncomingMessage) => void) => ClientRequest) | undefined =
-			target.protocol === 'http:' ? httpRequest : target.protocol === 'https:' ? httpsRequest : undefined;
+		const send:
+			| ((
+					url: URL,
+					options: RequestOptions,
+					onResponse: (res: IncomingMessage) => void,
+			  ) => ClientRequest)
+			| undefined =
+			target.protocol === 'http:'
+				? httpRequest
+				: target.protocol === 'https:'
+					? httpsRequest
+					: undefined;
 		if (send === undefined) {
 			reject(new Error(`unsupported callback protocol: ${target.protocol}`));
 			return;
@@ -66,7 +81,11 @@ function postJson(url: string, body: unknown, signal: AbortSignal): Promise<numb
 				agent: false,
 				signal,
 				timeout: CALLBACK_TIMEOUT_MS,
-				headers: { 'content-type': 'application/json', 'content-length': payload.length, 'user-agent': 'model-gateway-simulator' },
+				headers: {
+					'content-type': 'application/json',
+					'content-length': payload.length,
+					'user-agent': 'model-gateway-simulator',
+				},
 			},
 			(response) => {
 				response.resume();

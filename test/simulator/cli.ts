@@ -33,9 +33,15 @@ const CLI_DEFAULTS: SimulatorOptions = { port: 5680, identityPort: 5681 };
 
 function usage(): string {
 	const rows = [...NUMERIC_SETTINGS, ...TEXT_SETTINGS].map(
-		({ key, flag, env }) => `  ${`${flag} <value>`.padEnd(26)} ${env.padEnd(18)} default ${String(CLI_DEFAULTS[key] ?? DEFAULT_OPTIONS[key])}`,
+		({ key, flag, env }) =>
+			`  ${`${flag} <value>`.padEnd(26)} ${env.padEnd(18)} default ${String(CLI_DEFAULTS[key] ?? DEFAULT_OPTIONS[key])}`,
 	);
-	return ['Usage: node .build/test/simulator/cli.js [options]', '', '  flag                       environment', ...rows].join('\n');
+	return [
+		'Usage: node .build/test/simulator/cli.js [options]',
+		'',
+		'  flag                       environment',
+		...rows,
+	].join('\n');
 }
 
 function parseArguments(argv: string[]): Map<string, string> {
@@ -59,7 +65,8 @@ export function readSettings(argv: string[], env: NodeJS.ProcessEnv): SimulatorO
 		const raw = flags.get(flag) ?? env[name];
 		if (raw === undefined) continue;
 		const value = Number(raw);
-		if (!Number.isInteger(value) || value < 0) throw new Error(`${flag} / ${name} must be a non-negative integer, got '${raw}'`);
+		if (!Number.isInteger(value) || value < 0)
+			throw new Error(`${flag} / ${name} must be a non-negative integer, got '${raw}'`);
 		options[key] = value;
 	}
 	for (const { key, flag, env: name } of TEXT_SETTINGS) {

@@ -2,7 +2,13 @@ import { json, type Reply } from './reply';
 import type { Issue } from './validate';
 
 /** OpenAI-style error body, used by chat, responses, images, generic video, Family B and C. */
-export function openAiError(status: number, message: string, type: string, param: string | null = null, code: string | null = null): Reply {
+export function openAiError(
+	status: number,
+	message: string,
+	type: string,
+	param: string | null = null,
+	code: string | null = null,
+): Reply {
 	return json(status, { error: { message, type, param, code } });
 }
 

@@ -17,7 +17,8 @@ export class FaultQueue {
 	add(fault: Fault): void {
 		if (fault.kind === 'refuse') throw new Error(REFUSE_HINT);
 		const times = fault.times ?? 1;
-		if (!Number.isInteger(times) || times < 1) throw new Error(`fault.times must be a positive integer, got ${times}`);
+		if (!Number.isInteger(times) || times < 1)
+			throw new Error(`fault.times must be a positive integer, got ${times}`);
 		this.pending.push({ fault, remaining: times });
 	}
 
@@ -37,7 +38,8 @@ export class FaultQueue {
 }
 
 function matchesFault(fault: Fault, method: string, path: string): boolean {
-	if (fault.method !== undefined && fault.method !== '*' && fault.method.toUpperCase() !== method) return false;
+	if (fault.method !== undefined && fault.method !== '*' && fault.method.toUpperCase() !== method)
+		return false;
 	return matchesPath(fault.path, path);
 }
 

@@ -37,7 +37,8 @@ export function makePng(width: number, height: number): Buffer {
 	const rows: number[] = [];
 	for (let y = 0; y < height; y++) {
 		rows.push(0); // filter: none
-		for (let x = 0; x < width; x++) rows.push(Math.round((x / width) * 255), Math.round((y / height) * 255), 160);
+		for (let x = 0; x < width; x++)
+			rows.push(Math.round((x / width) * 255), Math.round((y / height) * 255), 160);
 	}
 	return Buffer.concat([
 		Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),

@@ -31,7 +31,12 @@ export interface RouteMatch {
 	params: string[];
 }
 
-export function findRoute(routes: readonly Route[], host: HostName, method: string, path: string): RouteMatch | undefined {
+export function findRoute(
+	routes: readonly Route[],
+	host: HostName,
+	method: string,
+	path: string,
+): RouteMatch | undefined {
 	const decodedPath = safeDecode(path);
 	for (const route of routes) {
 		if (route.host !== 'both' && route.host !== host) continue;

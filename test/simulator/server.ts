@@ -21,7 +21,10 @@ export interface PipelineDeps {
 
 const CONTROL_PREFIX = '/__control/';
 
-export function createRequestHandler(host: HostName, deps: PipelineDeps): (req: IncomingMessage, res: ServerResponse) => void {
+export function createRequestHandler(
+	host: HostName,
+	deps: PipelineDeps,
+): (req: IncomingMessage, res: ServerResponse) => void {
 	return (req, res) => {
 		handleRequest(host, req, res, deps).catch((error: unknown) => answerInternalError(res, error));
 	};
@@ -31,7 +34,12 @@ export function createRequestHandler(host: HostName, deps: PipelineDeps): (req: 
  * The pipeline: record → latency → injected fault → credentials → route.
  * Recording comes first so tests see every attempt, including faulted and rejected ones.
  */
-async function handleRequest(host: HostName, req: IncomingMessage, res: ServerResponse, deps: PipelineDeps): Promise<void> {
+async function handleRequest(
+	host: HostName,
+	req: IncomingMessage,
+	res: ServerResponse,
+	deps: PipelineDeps,
+): Promise<void> {
 	const rawBody = await readBody(req);
 	const url = new URL(req.url ?? '/', 'http://simulator.invalid');
 	const method = (req.method ?? 'GET').toUpperCase();
@@ -43,7 +51,15 @@ async function handleRequest(host: HostName, req: IncomingMessage, res: ServerRe
 	if (path.startsWith(CONTROL_PREFIX)) {
 		const control = findRoute(deps.controlRoutes, host, method, path);
 		const reply = control
-			? await control.route.handle({ host, method, path, params: control.params, query, headers, body })
+			? await control.route.handle({
+					host,
+					method,
+					path,
+					params: control.params,
+					query,
+					headers,
+					body,
+				})
 			: json(404, { error: { message: `unknown control route: ${method} ${path}` } });
 		await sendReply(res, reply, deps.requestTimers);
 		return;
@@ -85,15 +101,34 @@ async function handleRequest(host: HostName, req: IncomingMessage, res: ServerRe
 		await sendReply(res, unknownRoute(host, method, path), deps.requestTimers);
 		return;
 	}
-	const reply = await match.route.handle({ host, method, path, params: match.params, query, headers, body });
+	const reply = await match.route.handle({
+		host,
+		method,
+		path,
+		params: match.params,
+		query,
+		headers,
+		body,
+	});
 	await sendReply(res, reply, deps.requestTimers);
 }
 
-function checkCredentials(host: HostName, headers: Record<string, string>, options: ResolvedOptions): Reply | undefined {
+function checkCredentials(
+	host: HostName,
+	headers: Record<string, string>,
+	options: ResolvedOptions,
+): Reply | undefined {
 	if (host === 'base') {
 		const token = /^Bearer\s+(.+)$/i.exec(headers.authorization ?? '')?.[1];
 		if (token === options.apiKey) return undefined;
-		return json(401, { error: { message: 'Invalid API key', type: 'authentication_error', param: null, code: 'invalid_api_key' } });
+		return json(401, {
+			error: {
+				message: 'Invalid API key',
+				type: 'authentication_error',
+				param: null,
+				code: 'invalid_api_key',
+			},
+		});
 	}
 	// The identity host does not look at Authorization; tests assert it is absent from the log.
 	if (headers['x-access-token'] === options.accessToken) return undefined;
@@ -102,20 +137,44 @@ function checkCredentials(host: HostName, headers: Record<string, string>, optio
 
 function unknownRoute(host: HostName, method: string, path: string): Reply {
 	if (host === 'identity') return json(404, { code: 404, message: `not found: ${method} ${path}` });
-	return json(404, { error: { message: `Unknown request URL: ${method} ${path}`, type: 'invalid_request_error', param: null, code: 'unknown_url' } });
+	return json(404, {
+		error: {
+			message: `Unknown request URL: ${method} ${path}`,
+			type: 'invalid_request_error',
+			param: null,
+			code: 'unknown_url',
+		},
+	});
 }
 
 type AnsweringFault = Extract<Fault, { kind: 'status' } | { kind: 'malformed-json' }>;
 
 function faultReply(fault: AnsweringFault): Reply {
 	if (fault.kind === 'malformed-json') {
-		return { kind: 'bytes', status: 200, contentType: 'application/json; charset=utf-8', bytes: Buffer.from('{"id":"broken","choices":[{"index":0,') };
+		return {
+			kind: 'bytes',
+			status: 200,
+			contentType: 'application/json; charset=utf-8',
+			bytes: Buffer.from('{"id":"broken","choices":[{"index":0,'),
+		};
 	}
 	// A string body goes out verbatim (e.g. an HTML error page from a proxy).
 	if (typeof fault.body === 'string') {
-		return { kind: 'bytes', status: fault.status, contentType: fault.headers?.['content-type'] ?? 'text/plain; charset=utf-8', bytes: Buffer.from(fault.body) };
+		return {
+			kind: 'bytes',
+			status: fault.status,
+			contentType: fault.headers?.['content-type'] ?? 'text/plain; charset=utf-8',
+			bytes: Buffer.from(fault.body),
+		};
 	}
-	const body = fault.body ?? { error: { message: `injected fault: HTTP ${fault.status}`, type: 'server_error', param: null, code: null } };
+	const body = fault.body ?? {
+		error: {
+			message: `injected fault: HTTP ${fault.status}`,
+			type: 'server_error',
+			param: null,
+			code: null,
+		},
+	};
 	return json(fault.status, body, fault.headers);
 }
 
@@ -124,16 +183,27 @@ async function sendReply(res: ServerResponse, reply: Reply, timers: Timers): Pro
 	switch (reply.kind) {
 		case 'json': {
 			const payload = Buffer.from(JSON.stringify(reply.body));
-			res.writeHead(reply.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': payload.length, ...reply.headers });
+			res.writeHead(reply.status, {
+				'content-type': 'application/json; charset=utf-8',
+				'content-length': payload.length,
+				...reply.headers,
+			});
 			res.end(payload);
 			return;
 		}
 		case 'bytes':
-			res.writeHead(reply.status, { 'content-type': reply.contentType, 'content-length': reply.bytes.length });
+			res.writeHead(reply.status, {
+				'content-type': reply.contentType,
+				'content-length': reply.bytes.length,
+			});
 			res.end(reply.bytes);
 			return;
 		case 'sse':
-			res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive' });
+			res.writeHead(200, {
+				'content-type': 'text/event-stream; charset=utf-8',
+				'cache-control': 'no-cache',
+				connection: 'keep-alive',
+			});
 			await writeInSlices(res, reply.text, (ms) => timers.sleep(ms), reply.ending);
 			return;
 	}
@@ -147,7 +217,14 @@ function answerInternalError(res: ServerResponse, error: unknown): void {
 		return;
 	}
 	const message = error instanceof Error ? error.message : String(error);
-	const payload = JSON.stringify({ error: { message: `simulator internal error: ${message}`, type: 'server_error', param: null, code: null } });
+	const payload = JSON.stringify({
+		error: {
+			message: `simulator internal error: ${message}`,
+			type: 'server_error',
+			param: null,
+			code: null,
+		},
+	});
 	res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
 	res.end(payload);
 }

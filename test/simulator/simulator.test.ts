@@ -18,7 +18,11 @@ interface CallResult {
 
 let sim: Simulator;
 
-async function call(method: string, url: string, options: { body?: unknown; headers?: Record<string, string> } = {}): Promise<CallResult> {
+async function call(
+	method: string,
+	url: string,
+	options: { body?: unknown; headers?: Record<string, string> } = {},
+): Promise<CallResult> {
 	const response = await fetch(url, {
 		method,
 		headers: { 'content-type': 'application/json', ...options.headers },
@@ -35,12 +39,22 @@ async function call(method: string, url: string, options: { body?: unknown; head
 }
 
 const base = (method: string, path: string, body?: unknown): Promise<CallResult> =>
-	call(method, `${sim.baseUrl}${path}`, { body, headers: { authorization: `Bearer ${sim.apiKey}` } });
+	call(method, `${sim.baseUrl}${path}`, {
+		body,
+		headers: { authorization: `Bearer ${sim.apiKey}` },
+	});
 const identity = (body: unknown): Promise<CallResult> =>
-	call('POST', `${sim.identityUrl}/api/overseas/asset/upload/sync`, { body, headers: { 'x-access-token': sim.accessToken } });
+	call('POST', `${sim.identityUrl}/api/overseas/asset/upload/sync`, {
+		body,
+		headers: { 'x-access-token': sim.accessToken },
+	});
 
 /** Polls until `isDone` holds (bounded), returning every body seen. */
-async function pollUntil(read: () => Promise<unknown>, isDone: (body: unknown) => boolean, timeoutMs = 3000): Promise<unknown[]> {
+async function pollUntil(
+	read: () => Promise<unknown>,
+	isDone: (body: unknown) => boolean,
+	timeoutMs = 3000,
+): Promise<unknown[]> {
 	const seen: unknown[] = [];
 	const deadline = Date.now() + timeoutMs;
 	while (Date.now() < deadline) {
@@ -123,15 +137,21 @@ describe('authentication', () => {
 	it('rejects a missing or wrong Bearer key on the base host without echoing it', async () => {
 		const missing = await call('POST', `${sim.baseUrl}/v1/chat/completions`, { body: {} });
 		expect(missing.status).toBe(401);
-		expect(missing.body).toEqual({ error: expect.objectContaining({ message: 'Invalid API key', type: 'authentication_error' }) });
-		const wrong = await call('GET', `${sim.baseUrl}/v1/task/get/x`, { headers: { authorization: 'Bearer not-the-key' } });
+		expect(missing.body).toEqual({
+			error: expect.objectContaining({ message: 'Invalid API key', type: 'authentication_error' }),
+		});
+		const wrong = await call('GET', `${sim.baseUrl}/v1/task/get/x`, {
+			headers: { authorization: 'Bearer not-the-key' },
+		});
 		expect(wrong.status).toBe(401);
 		expect(wrong.text).not.toContain('not-the-key');
 		expect(sim.requests).toHaveLength(2);
 	});
 
 	it('rejects a missing X-Access-Token on the identity host and records the request headers', async () => {
-		const denied = await call('POST', `${sim.identityUrl}/api/overseas/asset/upload/sync`, { body: { images: ['https://x.test/a.png'] } });
+		const denied = await call('POST', `${sim.identityUrl}/api/overseas/asset/upload/sync`, {
+			body: { images: ['https://x.test/a.png'] },
+		});
 		expect(denied.status).toBe(401);
 		expect(denied.body).toEqual({ code: 401, message: 'invalid access token' });
 		await identity({ images: ['https://x.test/a.png'] });
@@ -159,43 +179,94 @@ describe('chat completions', () => {
 		expect(get(body, 'usage.total_tokens')).toEqual(expect.any(Number));
 	});
 
-	it('fills every property of the called tool\'s parameters schema in the tool-call arguments', async () => {
+	it("fills every property of the called tool's parameters schema in the tool-call arguments", async () => {
 		const tools = [
-			{ type: 'function', function: { name: 'ask', parameters: { type: 'object', properties: { question: { type: 'string' }, n: { type: 'integer' }, unit: { enum: ['c', 'f'] } } } } },
+			{
+				type: 'function',
+				function: {
+					name: 'ask',
+					parameters: {
+						type: 'object',
+						properties: {
+							question: { type: 'string' },
+							n: { type: 'integer' },
+							unit: { enum: ['c', 'f'] },
+						},
+					},
+				},
+			},
 		];
-		const { body } = await base('POST', '/v1/chat/completions', { model: 'm', tools, messages: [{ role: 'user', content: 'weather in Paris?' }] });
-		expect(JSON.parse(String(get(body, 'choices.0.message.tool_calls.0.function.arguments')))).toEqual({ question: 'Paris', n: 1, unit: 'c' });
+		const { body } = await base('POST', '/v1/chat/completions', {
+			model: 'm',
+			tools,
+			messages: [{ role: 'user', content: 'weather in Paris?' }],
+		});
+		expect(
+			JSON.parse(String(get(body, 'choices.0.message.tool_calls.0.function.arguments'))),
+		).toEqual({ question: 'Paris', n: 1, unit: 'c' });
 	});
 
 	it('calls the first tool when asked about weather, and answers in text after the tool result', async () => {
-		const tools = [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object' } } }];
-		const first = await base('POST', '/v1/chat/completions', { model: 'm', tools, messages: [{ role: 'user', content: 'weather in Paris?' }] });
+		const tools = [
+			{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object' } } },
+		];
+		const first = await base('POST', '/v1/chat/completions', {
+			model: 'm',
+			tools,
+			messages: [{ role: 'user', content: 'weather in Paris?' }],
+		});
 		expect(get(first.body, 'choices.0.finish_reason')).toBe('tool_calls');
-		expect(get(first.body, 'choices.0.message.tool_calls.0.function')).toEqual({ name: 'get_weather', arguments: '{"city":"Paris"}' });
+		expect(get(first.body, 'choices.0.message.tool_calls.0.function')).toEqual({
+			name: 'get_weather',
+			arguments: '{"city":"Paris"}',
+		});
 		const callId = String(get(first.body, 'choices.0.message.tool_calls.0.id'));
 		const second = await base('POST', '/v1/chat/completions', {
 			model: 'm',
 			tools,
 			messages: [
 				{ role: 'user', content: 'weather in Paris?' },
-				{ role: 'assistant', content: null, tool_calls: get(first.body, 'choices.0.message.tool_calls') },
+				{
+					role: 'assistant',
+					content: null,
+					tool_calls: get(first.body, 'choices.0.message.tool_calls'),
+				},
 				{ role: 'tool', tool_call_id: callId, content: 'sunny' },
 			],
 		});
-		expect(get(second.body, 'choices.0.message.content')).toBe('Echo: weather in Paris? (tool result: sunny)');
+		expect(get(second.body, 'choices.0.message.content')).toBe(
+			'Echo: weather in Paris? (tool result: sunny)',
+		);
 	});
 
 	it('answers JSON for a json_schema response format', async () => {
 		const { body } = await base('POST', '/v1/chat/completions', {
 			model: 'm',
 			messages: [{ role: 'user', content: 'give json' }],
-			response_format: { type: 'json_schema', json_schema: { name: 'x', schema: { type: 'object', properties: { city: { type: 'string' }, n: { type: 'integer' } }, required: ['city', 'n'] } } },
+			response_format: {
+				type: 'json_schema',
+				json_schema: {
+					name: 'x',
+					schema: {
+						type: 'object',
+						properties: { city: { type: 'string' }, n: { type: 'integer' } },
+						required: ['city', 'n'],
+					},
+				},
+			},
 		});
-		expect(JSON.parse(String(get(body, 'choices.0.message.content')))).toEqual({ city: 'example', n: 1 });
+		expect(JSON.parse(String(get(body, 'choices.0.message.content')))).toEqual({
+			city: 'example',
+			n: 1,
+		});
 	});
 
 	it('rejects an out-of-range temperature and records the invalid request', async () => {
-		const { status, body } = await base('POST', '/v1/chat/completions', { model: 'm', temperature: 3, messages: [{ role: 'user', content: 'x' }] });
+		const { status, body } = await base('POST', '/v1/chat/completions', {
+			model: 'm',
+			temperature: 3,
+			messages: [{ role: 'user', content: 'x' }],
+		});
 		expect(status).toBe(400);
 		expect(get(body, 'error.param')).toBe('temperature');
 		expect(get(body, 'error.type')).toBe('invalid_request_error');
@@ -206,7 +277,12 @@ describe('chat completions', () => {
 		const response = await fetch(`${sim.baseUrl}/v1/chat/completions`, {
 			method: 'POST',
 			headers: { authorization: `Bearer ${sim.apiKey}`, 'content-type': 'application/json' },
-			body: JSON.stringify({ model: 'm', stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content: 'stream me, café ☕' }] }),
+			body: JSON.stringify({
+				model: 'm',
+				stream: true,
+				stream_options: { include_usage: true },
+				messages: [{ role: 'user', content: 'stream me, café ☕' }],
+			}),
 		});
 		expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
 		const chunks = await readChunks(response);
@@ -225,10 +301,18 @@ describe('chat completions', () => {
 	});
 
 	it('misbehaves mid-stream on STREAM_ERROR and STREAM_TRUNCATE', async () => {
-		const errored = await base('POST', '/v1/chat/completions', { model: 'm', stream: true, messages: [{ role: 'user', content: 'STREAM_ERROR please' }] });
+		const errored = await base('POST', '/v1/chat/completions', {
+			model: 'm',
+			stream: true,
+			messages: [{ role: 'user', content: 'STREAM_ERROR please' }],
+		});
 		expect(errored.text).toContain('data: {"error":{"message":"upstream overloaded"');
 		expect(errored.text).not.toContain('[DONE]');
-		const truncated = await base('POST', '/v1/chat/completions', { model: 'm', stream: true, messages: [{ role: 'user', content: 'STREAM_TRUNCATE please' }] });
+		const truncated = await base('POST', '/v1/chat/completions', {
+			model: 'm',
+			stream: true,
+			messages: [{ role: 'user', content: 'STREAM_TRUNCATE please' }],
+		});
 		expect(truncated.text).not.toContain('[DONE]');
 		expect(truncated.text).not.toContain('finish_reason":"stop');
 	});
@@ -236,30 +320,65 @@ describe('chat completions', () => {
 
 describe('responses', () => {
 	it('echoes the input, chains on previous_response_id and reports reasoning tokens', async () => {
-		const first = await base('POST', '/v1/responses', { model: 'm', input: 'first', reasoning: { effort: 'low' } });
+		const first = await base('POST', '/v1/responses', {
+			model: 'm',
+			input: 'first',
+			reasoning: { effort: 'low' },
+		});
 		expect(get(first.body, 'status')).toBe('completed');
 		const output = get(first.body, 'output');
-		expect(Array.isArray(output) && output.find((item) => get(item, 'type') === 'message')).toMatchObject({ content: [{ type: 'output_text', text: 'Echo: first' }] });
+		expect(
+			Array.isArray(output) && output.find((item) => get(item, 'type') === 'message'),
+		).toMatchObject({ content: [{ type: 'output_text', text: 'Echo: first' }] });
 		expect(get(first.body, 'usage.output_tokens_details.reasoning_tokens')).toBeGreaterThan(0);
 		const firstId = String(get(first.body, 'id'));
-		const second = await base('POST', '/v1/responses', { model: 'm', input: [{ role: 'user', content: 'second' }], previous_response_id: firstId });
+		const second = await base('POST', '/v1/responses', {
+			model: 'm',
+			input: [{ role: 'user', content: 'second' }],
+			previous_response_id: firstId,
+		});
 		expect(get(second.body, 'output.0.content.0.text')).toBe(`Echo: second (after ${firstId})`);
 	});
 
 	it('rejects unknown previous ids and previous_response_id with conversation', async () => {
-		expect((await base('POST', '/v1/responses', { model: 'm', input: 'x', previous_response_id: 'resp_nope' })).status).toBe(400);
+		expect(
+			(
+				await base('POST', '/v1/responses', {
+					model: 'm',
+					input: 'x',
+					previous_response_id: 'resp_nope',
+				})
+			).status,
+		).toBe(400);
 		const first = await base('POST', '/v1/responses', { model: 'm', input: 'x' });
-		const both = await base('POST', '/v1/responses', { model: 'm', input: 'x', previous_response_id: get(first.body, 'id'), conversation: 'conv_1' });
+		const both = await base('POST', '/v1/responses', {
+			model: 'm',
+			input: 'x',
+			previous_response_id: get(first.body, 'id'),
+			conversation: 'conv_1',
+		});
 		expect(both.status).toBe(400);
 	});
 
 	it('emits a function_call item for weather questions', async () => {
-		const { body } = await base('POST', '/v1/responses', { model: 'm', input: 'weather?', tools: [{ type: 'function', name: 'get_weather', parameters: {} }] });
-		expect(get(body, 'output.0')).toMatchObject({ type: 'function_call', name: 'get_weather', arguments: '{"city":"Paris"}' });
+		const { body } = await base('POST', '/v1/responses', {
+			model: 'm',
+			input: 'weather?',
+			tools: [{ type: 'function', name: 'get_weather', parameters: {} }],
+		});
+		expect(get(body, 'output.0')).toMatchObject({
+			type: 'function_call',
+			name: 'get_weather',
+			arguments: '{"city":"Paris"}',
+		});
 	});
 
 	it('streams typed events with sequence numbers, ending with response.completed', async () => {
-		const { text } = await base('POST', '/v1/responses', { model: 'm', input: 'hello stream', stream: true });
+		const { text } = await base('POST', '/v1/responses', {
+			model: 'm',
+			input: 'hello stream',
+			stream: true,
+		});
 		const events = dataPayloads(text);
 		expect(events.map((event) => get(event, 'type'))).toEqual([
 			'response.created',
@@ -272,10 +391,18 @@ describe('responses', () => {
 			'response.output_item.done',
 			'response.completed',
 		]);
-		expect(events.map((event) => get(event, 'sequence_number'))).toEqual(events.map((_, index) => index));
+		expect(events.map((event) => get(event, 'sequence_number'))).toEqual(
+			events.map((_, index) => index),
+		);
 		expect(text).toContain('event: response.completed\n');
-		expect(get(events[events.length - 1], 'response.output.0.content.0.text')).toBe('Echo: hello stream');
-		const failed = await base('POST', '/v1/responses', { model: 'm', input: 'STREAM_ERROR', stream: true });
+		expect(get(events[events.length - 1], 'response.output.0.content.0.text')).toBe(
+			'Echo: hello stream',
+		);
+		const failed = await base('POST', '/v1/responses', {
+			model: 'm',
+			input: 'STREAM_ERROR',
+			stream: true,
+		});
 		expect(failed.text).toContain('event: error\n');
 		expect(failed.text).toContain('event: response.failed\n');
 		expect(failed.text).not.toContain('response.completed');
@@ -284,7 +411,13 @@ describe('responses', () => {
 
 describe('image edits', () => {
 	it('returns n images served as real PNGs, with base64 and provider metadata', async () => {
-		const { status, body } = await base('POST', '/v1/images/edits', { model: 'img', prompt: 'make it blue', image: ['https://x.test/in.png', 'aGVsbG8gd29ybGQ='], n: 2, size: '2K' });
+		const { status, body } = await base('POST', '/v1/images/edits', {
+			model: 'img',
+			prompt: 'make it blue',
+			image: ['https://x.test/in.png', 'aGVsbG8gd29ybGQ='],
+			n: 2,
+			size: '2K',
+		});
 		expect(status).toBe(200);
 		const data = get(body, 'data');
 		expect(Array.isArray(data) && data.length).toBe(2);
@@ -299,16 +432,34 @@ describe('image edits', () => {
 	});
 
 	it('validates size and image, and serves broken URLs for BROKEN_URL', async () => {
-		expect((await base('POST', '/v1/images/edits', { model: 'img', prompt: 'p', image: ['https://x.test/a.png'], size: '3K' })).status).toBe(400);
-		expect((await base('POST', '/v1/images/edits', { model: 'img', prompt: 'p', image: [] })).status).toBe(400);
-		const broken = await base('POST', '/v1/images/edits', { model: 'img', prompt: 'BROKEN_URL', image: ['https://x.test/a.png'] });
+		expect(
+			(
+				await base('POST', '/v1/images/edits', {
+					model: 'img',
+					prompt: 'p',
+					image: ['https://x.test/a.png'],
+					size: '3K',
+				})
+			).status,
+		).toBe(400);
+		expect(
+			(await base('POST', '/v1/images/edits', { model: 'img', prompt: 'p', image: [] })).status,
+		).toBe(400);
+		const broken = await base('POST', '/v1/images/edits', {
+			model: 'img',
+			prompt: 'BROKEN_URL',
+			image: ['https://x.test/a.png'],
+		});
 		expect((await fetch(String(get(broken.body, 'data.0.url')))).status).toBe(404);
 	});
 });
 
 describe('task family S', () => {
 	it('goes queued → running → succeeded, with result files and a poll log', async () => {
-		const created = await base('POST', '/v1/task/create', { model: 'v', content: [{ type: 'text', text: 'a cat' }] });
+		const created = await base('POST', '/v1/task/create', {
+			model: 'v',
+			content: [{ type: 'text', text: 'a cat' }],
+		});
 		const id = String(get(created.body, 'id'));
 		const seen = await pollUntil(
 			async () => (await base('GET', `/v1/task/get/${id}`)).body,
@@ -319,20 +470,38 @@ describe('task family S', () => {
 		expect(sim.pollLog(id)).toHaveLength(seen.length);
 		const video = await fetch(String(get(seen[seen.length - 1], 'data.content.video_url')));
 		expect(video.headers.get('content-type')).toBe('video/mp4');
-		expect(Buffer.from(await video.arrayBuffer()).subarray(4, 8).toString()).toBe('ftyp');
+		expect(
+			Buffer.from(await video.arrayBuffer())
+				.subarray(4, 8)
+				.toString(),
+		).toBe('ftyp');
 	});
 
 	it('fails on FAIL, reports unknown statuses, business errors and unknown ids', async () => {
-		const failed = await base('POST', '/v1/task/create', { model: 'v', content: [{ type: 'text', text: 'please FAIL' }] });
+		const failed = await base('POST', '/v1/task/create', {
+			model: 'v',
+			content: [{ type: 'text', text: 'please FAIL' }],
+		});
 		const seen = await pollUntil(
 			async () => (await base('GET', `/v1/task/get/${String(get(failed.body, 'id'))}`)).body,
 			(body) => get(body, 'data.status') === 'failed',
 		);
 		expect(get(seen[seen.length - 1], 'data.error.code')).toEqual(expect.any(String));
-		const mystery = await base('POST', '/v1/task/create', { model: 'v', content: [{ type: 'text', text: 'UNKNOWN_STATUS' }] });
+		const mystery = await base('POST', '/v1/task/create', {
+			model: 'v',
+			content: [{ type: 'text', text: 'UNKNOWN_STATUS' }],
+		});
 		await new Promise((resolve) => setTimeout(resolve, 60));
-		expect(get((await base('GET', `/v1/task/get/${String(get(mystery.body, 'id'))}`)).body, 'data.status')).toBe('mystery_state');
-		const quota = await base('POST', '/v1/task/create', { model: 'v', content: [{ type: 'text', text: 'BUSINESS_ERROR' }] });
+		expect(
+			get(
+				(await base('GET', `/v1/task/get/${String(get(mystery.body, 'id'))}`)).body,
+				'data.status',
+			),
+		).toBe('mystery_state');
+		const quota = await base('POST', '/v1/task/create', {
+			model: 'v',
+			content: [{ type: 'text', text: 'BUSINESS_ERROR' }],
+		});
 		expect(quota.status).toBe(200);
 		expect(quota.body).toEqual({ code: 'QuotaExceeded', message: 'quota exceeded' });
 		const missing = await base('GET', '/v1/task/get/cgt-missing');
@@ -343,10 +512,21 @@ describe('task family S', () => {
 	it('calls back on every status change, the final state twice', async () => {
 		const receiver = await startReceiver();
 		try {
-			await base('POST', '/v1/task/create', { model: 'v', content: [{ type: 'text', text: 'x' }], callback_url: receiver.url });
+			await base('POST', '/v1/task/create', {
+				model: 'v',
+				content: [{ type: 'text', text: 'x' }],
+				callback_url: receiver.url,
+			});
 			await waitFor(() => receiver.bodies.length >= 4);
-			expect(receiver.bodies.map((body) => get(body, 'status'))).toEqual(['queued', 'running', 'succeeded', 'succeeded']);
-			expect(get(receiver.bodies[2], 'content.video_url')).toEqual(expect.stringContaining('/files/'));
+			expect(receiver.bodies.map((body) => get(body, 'status'))).toEqual([
+				'queued',
+				'running',
+				'succeeded',
+				'succeeded',
+			]);
+			expect(get(receiver.bodies[2], 'content.video_url')).toEqual(
+				expect.stringContaining('/files/'),
+			);
 			await waitFor(() => sim.callbacks.every((callback) => callback.status !== undefined));
 			expect(sim.callbacks.map((callback) => callback.status)).toEqual([204, 204, 204, 204]);
 		} finally {
@@ -356,63 +536,132 @@ describe('task family S', () => {
 
 	it('records failed callback deliveries without crashing', async () => {
 		const deadUrl = `${await closedPortUrl()}/hook`;
-		await base('POST', '/v1/task/create', { model: 'v', content: [{ type: 'text', text: 'x' }], callback_url: deadUrl });
+		await base('POST', '/v1/task/create', {
+			model: 'v',
+			content: [{ type: 'text', text: 'x' }],
+			callback_url: deadUrl,
+		});
 		await waitFor(() => sim.callbacks.length > 0 && sim.callbacks[0].error !== undefined);
-		expect((await base('POST', '/v1/chat/completions', { model: 'm', messages: [{ role: 'user', content: 'still alive' }] })).status).toBe(200);
+		expect(
+			(
+				await base('POST', '/v1/chat/completions', {
+					model: 'm',
+					messages: [{ role: 'user', content: 'still alive' }],
+				})
+			).status,
+		).toBe(200);
 	});
 });
 
 describe('family A', () => {
 	it('creates an omni-video task and reaches succeed, found only under its own kind', async () => {
-		const created = await base('POST', '/vendor-a/v1/videos/omni-video', { model_name: 'k', prompt: 'a dog', image_list: [{ image_url: 'https://x.test/a.png' }] });
-		expect(created.body).toMatchObject({ code: 0, message: '', data: { task_status: 'submitted' } });
+		const created = await base('POST', '/vendor-a/v1/videos/omni-video', {
+			model_name: 'k',
+			prompt: 'a dog',
+			image_list: [{ image_url: 'https://x.test/a.png' }],
+		});
+		expect(created.body).toMatchObject({
+			code: 0,
+			message: '',
+			data: { task_status: 'submitted' },
+		});
 		const taskId = String(get(created.body, 'task_id'));
 		const seen = await pollUntil(
 			async () => (await base('GET', `/vendor-a/v1/videos/omni-video/${taskId}`)).body,
 			(body) => get(body, 'data.task_status') === 'succeed',
 		);
-		expect(get(seen[seen.length - 1], 'data.task_result.videos.0')).toMatchObject({ duration: '5.0', url: expect.stringContaining(`/files/${taskId}.mp4`) });
+		expect(get(seen[seen.length - 1], 'data.task_result.videos.0')).toMatchObject({
+			duration: '5.0',
+			url: expect.stringContaining(`/files/${taskId}.mp4`),
+		});
 		expect(get(seen[seen.length - 1], 'data.task_result.images')).toBeNull();
-		expect(get((await base('GET', `/vendor-a/v1/videos/image2video/${taskId}`)).body, 'code')).toBe(1203);
+		expect(get((await base('GET', `/vendor-a/v1/videos/image2video/${taskId}`)).body, 'code')).toBe(
+			1203,
+		);
 	});
 
 	it('enforces the limits and answers business errors with HTTP 200', async () => {
-		const tooMany = await base('POST', '/vendor-a/v1/videos/omni-video', { model_name: 'k', prompt: 'p', image_list: Array(8).fill({ image_url: 'https://x.test/a.png' }) });
+		const tooMany = await base('POST', '/vendor-a/v1/videos/omni-video', {
+			model_name: 'k',
+			prompt: 'p',
+			image_list: Array(8).fill({ image_url: 'https://x.test/a.png' }),
+		});
 		expect(tooMany.status).toBe(200);
 		expect(get(tooMany.body, 'code')).toBe(1201);
-		const exclusive = await base('POST', '/vendor-a/v1/videos/image2video', { model_name: 'k', prompt: 'p', image: 'https://x.test/a.png', element_list: [{}], voice_list: [{}] });
+		const exclusive = await base('POST', '/vendor-a/v1/videos/image2video', {
+			model_name: 'k',
+			prompt: 'p',
+			image: 'https://x.test/a.png',
+			element_list: [{}],
+			voice_list: [{}],
+		});
 		expect(get(exclusive.body, 'code')).toBe(1201);
-		const busy = await base('POST', '/vendor-a/v1/videos/image2video', { model_name: 'k', prompt: 'BUSINESS_ERROR', image: 'https://x.test/a.png' });
+		const busy = await base('POST', '/vendor-a/v1/videos/image2video', {
+			model_name: 'k',
+			prompt: 'BUSINESS_ERROR',
+			image: 'https://x.test/a.png',
+		});
 		expect(busy.body).toMatchObject({ code: 1303, message: 'concurrency limit' });
 	});
 });
 
 describe('generic video, family B and family C', () => {
 	it('runs a generic task to completed, queried by its task id', async () => {
-		const created = await base('POST', '/v1/videos', { model: 'g', prompt: 'waves', duration: 10, size: '1080p' });
-		expect(created.body).toMatchObject({ object: 'video', status: 'queued', progress: 0, seconds: '10', size: '1920x1080' });
+		const created = await base('POST', '/v1/videos', {
+			model: 'g',
+			prompt: 'waves',
+			duration: 10,
+			size: '1080p',
+		});
+		expect(created.body).toMatchObject({
+			object: 'video',
+			status: 'queued',
+			progress: 0,
+			seconds: '10',
+			size: '1920x1080',
+		});
 		const seen = await pollUntil(
 			async () => (await base('GET', `/v1/videos/${String(get(created.body, 'task_id'))}`)).body,
 			(body) => get(body, 'status') === 'completed',
 		);
-		expect(seen[seen.length - 1]).toMatchObject({ progress: 100, error: null, video_url: expect.stringContaining('.mp4') });
-		expect((await base('POST', '/v1/videos', { model: 'g', prompt: 'p', duration: 7 })).status).toBe(400);
+		expect(seen[seen.length - 1]).toMatchObject({
+			progress: 100,
+			error: null,
+			video_url: expect.stringContaining('.mp4'),
+		});
+		expect(
+			(await base('POST', '/v1/videos', { model: 'g', prompt: 'p', duration: 7 })).status,
+		).toBe(400);
 	});
 
 	it('reports upstream words for family B UPSTREAM_CASE models, FINISH with error on failure', async () => {
-		const created = await base('POST', '/vendor-b/v1/video/generations', { ModelName: 'b-UPSTREAM_CASE', Prompt: 'FAIL now', OutputConfig: { Duration: 5 } });
+		const created = await base('POST', '/vendor-b/v1/video/generations', {
+			ModelName: 'b-UPSTREAM_CASE',
+			Prompt: 'FAIL now',
+			OutputConfig: { Duration: 5 },
+		});
 		expect(get(created.body, 'status')).toBe('WAITING');
 		const seen = await pollUntil(
 			async () => (await base('GET', `/v1/videos/${String(get(created.body, 'id'))}`)).body,
 			(body) => get(body, 'status') === 'FINISH',
 		);
 		expect(get(seen[seen.length - 1], 'error.message')).toEqual(expect.any(String));
-		expect((await base('POST', '/vendor-b/v1/video/generations', { Prompt: 'no model' })).status).toBe(400);
+		expect(
+			(await base('POST', '/vendor-b/v1/video/generations', { Prompt: 'no model' })).status,
+		).toBe(400);
 	});
 
 	it('creates a family C task and serves it through GET /v1/videos with creations', async () => {
-		const created = await base('POST', '/vendor-c/ent/v2/reference2video', { model: 'c', prompt: 'two friends', images: ['https://x.test/a.png'] });
-		expect(created.body).toMatchObject({ state: 'created', task_id: expect.any(String), id: expect.any(String) });
+		const created = await base('POST', '/vendor-c/ent/v2/reference2video', {
+			model: 'c',
+			prompt: 'two friends',
+			images: ['https://x.test/a.png'],
+		});
+		expect(created.body).toMatchObject({
+			state: 'created',
+			task_id: expect.any(String),
+			id: expect.any(String),
+		});
 		const seen = await pollUntil(
 			async () => (await base('GET', `/v1/videos/${String(get(created.body, 'task_id'))}`)).body,
 			(body) => get(body, 'status') === 'success',
@@ -424,7 +673,10 @@ describe('generic video, family B and family C', () => {
 describe('long-running operations', () => {
 	it('finishes with base64 video bytes, SAFETY with no videos, FAIL with an error', async () => {
 		const operation = async (prompt: string): Promise<unknown> => {
-			const created = await base('POST', '/v1beta/models/veo-x:predictLongRunning', { instances: [{ prompt }], parameters: { sampleCount: 1 } });
+			const created = await base('POST', '/v1beta/models/veo-x:predictLongRunning', {
+				instances: [{ prompt }],
+				parameters: { sampleCount: 1 },
+			});
 			const name = String(get(created.body, 'name'));
 			expect(name).toMatch(/^models\/veo-x\/operations\/.+/);
 			const seen = await pollUntil(
@@ -434,7 +686,11 @@ describe('long-running operations', () => {
 			return seen[seen.length - 1];
 		};
 		const done = await operation('a sunrise');
-		expect(Buffer.from(String(get(done, 'response.videos.0.bytesBase64Encoded')), 'base64').subarray(4, 8).toString()).toBe('ftyp');
+		expect(
+			Buffer.from(String(get(done, 'response.videos.0.bytesBase64Encoded')), 'base64')
+				.subarray(4, 8)
+				.toString(),
+		).toBe('ftyp');
 		expect(get(await operation('SAFETY'), 'response.videos')).toEqual([]);
 		expect(get(await operation('FAIL'), 'error.code')).toBe(3);
 		expect((await base('GET', '/v1/models/other/operations/nope')).status).toBe(404);
@@ -443,27 +699,55 @@ describe('long-running operations', () => {
 
 describe('asset review', () => {
 	it('reviews every URL, asset_url_list winning, rejecting "reject" URLs', async () => {
-		const { body } = await identity({ images: ['https://x.test/ignored.png'], asset_url_list: ['https://x.test/ok.png', 'https://x.test/reject.png'] });
+		const { body } = await identity({
+			images: ['https://x.test/ignored.png'],
+			asset_url_list: ['https://x.test/ok.png', 'https://x.test/reject.png'],
+		});
 		expect(body).toMatchObject({ code: 200, status: 'completed' });
-		expect(get(body, 'result.items.0')).toMatchObject({ source_url: 'https://x.test/ok.png', submit_review_status: 1, error_code: '' });
-		expect(get(body, 'result.items.1')).toMatchObject({ submit_review_status: 2, error_code: 'CONTENT_VIOLATION' });
+		expect(get(body, 'result.items.0')).toMatchObject({
+			source_url: 'https://x.test/ok.png',
+			submit_review_status: 1,
+			error_code: '',
+		});
+		expect(get(body, 'result.items.1')).toMatchObject({
+			submit_review_status: 2,
+			error_code: 'CONTENT_VIOLATION',
+		});
 		expect(get(body, 'result.items.2')).toBeUndefined();
 	});
 
 	it('validates limits and group_source, and fails whole batches', async () => {
-		expect(get((await identity({ images: Array(51).fill('https://x.test/a.png') })).body, 'code')).toBe(400);
+		expect(
+			get((await identity({ images: Array(51).fill('https://x.test/a.png') })).body, 'code'),
+		).toBe(400);
 		expect(get((await identity({ images: ['ftp://x.test/a.png'] })).body, 'code')).toBe(400);
-		expect(get((await identity({ images: ['https://x.test/a.png'], group_source: 'real_person' })).body, 'code')).toBe(400);
-		expect((await identity({ images: ['https://x.test/batchfail.png'] })).body).toMatchObject({ status: 'failed', error_message: 'review service failed' });
+		expect(
+			get(
+				(await identity({ images: ['https://x.test/a.png'], group_source: 'real_person' })).body,
+				'code',
+			),
+		).toBe(400);
+		expect((await identity({ images: ['https://x.test/batchfail.png'] })).body).toMatchObject({
+			status: 'failed',
+			error_message: 'review service failed',
+		});
 	});
 
 	it('answers 202 for async reviews and delivers the result by callback', async () => {
 		const receiver = await startReceiver();
 		try {
-			const { body } = await identity({ images: ['https://x.test/async.mp4'], asset_type: 'Video', callback_url: receiver.url });
+			const { body } = await identity({
+				images: ['https://x.test/async.mp4'],
+				asset_type: 'Video',
+				callback_url: receiver.url,
+			});
 			expect(body).toMatchObject({ code: 202, status: 'processing' });
 			await waitFor(() => receiver.bodies.length >= 1);
-			expect(receiver.bodies[0]).toMatchObject({ code: 200, status: 'completed', result: { items: [{ submit_review_status: 1 }] } });
+			expect(receiver.bodies[0]).toMatchObject({
+				code: 200,
+				status: 'completed',
+				result: { items: [{ submit_review_status: 1 }] },
+			});
 		} finally {
 			await receiver.close();
 		}
@@ -472,7 +756,14 @@ describe('asset review', () => {
 
 describe('faults and latency', () => {
 	it('answers 429 with Retry-After for the next matching requests only', async () => {
-		sim.injectFault({ method: 'POST', path: '/v1/chat/completions', kind: 'status', status: 429, headers: { 'retry-after': '1' }, times: 2 });
+		sim.injectFault({
+			method: 'POST',
+			path: '/v1/chat/completions',
+			kind: 'status',
+			status: 429,
+			headers: { 'retry-after': '1' },
+			times: 2,
+		});
 		const chat = { model: 'm', messages: [{ role: 'user', content: 'x' }] };
 		const first = await base('POST', '/v1/chat/completions', chat);
 		expect(first.status).toBe(429);
@@ -485,13 +776,17 @@ describe('faults and latency', () => {
 
 	it('sends malformed JSON, drops connections, delays, and explains refuse', async () => {
 		sim.injectFault({ path: /^\/v1\/task\/get\//, kind: 'malformed-json' });
-		const broken = await fetch(`${sim.baseUrl}/v1/task/get/x`, { headers: { authorization: `Bearer ${sim.apiKey}` } });
+		const broken = await fetch(`${sim.baseUrl}/v1/task/get/x`, {
+			headers: { authorization: `Bearer ${sim.apiKey}` },
+		});
 		expect(broken.status).toBe(200);
 		await expect(broken.json()).rejects.toThrow();
 		expect(sim.pollLog('x')).toHaveLength(1);
 
 		sim.injectFault({ kind: 'drop' });
-		await expect(fetch(`${sim.baseUrl}/v1/videos/x`, { headers: { authorization: `Bearer ${sim.apiKey}` } })).rejects.toThrow();
+		await expect(
+			fetch(`${sim.baseUrl}/v1/videos/x`, { headers: { authorization: `Bearer ${sim.apiKey}` } }),
+		).rejects.toThrow();
 
 		sim.injectFault({ kind: 'delay', ms: 80 });
 		const started = Date.now();

@@ -8,7 +8,15 @@ import { createRequestHandler, type PipelineDeps } from './server';
 import type { SimState } from './state';
 import { TaskTable } from './tasks';
 import { Timers } from './timers';
-import type { CallbackRecord, Fault, HostName, RecordedRequest, ResolvedOptions, Simulator, SimulatorOptions } from './types';
+import type {
+	CallbackRecord,
+	Fault,
+	HostName,
+	RecordedRequest,
+	ResolvedOptions,
+	Simulator,
+	SimulatorOptions,
+} from './types';
 
 export const DEFAULT_OPTIONS: ResolvedOptions = {
 	apiKey: 'sim-api-key',
@@ -99,7 +107,9 @@ class GatewaySimulator implements Simulator {
 
 	requestsTo(method: string, path: string | RegExp): RecordedRequest[] {
 		const wanted = method.toUpperCase();
-		return this.requests.filter((request) => (wanted === '*' || request.method === wanted) && matchesPath(path, request.path));
+		return this.requests.filter(
+			(request) => (wanted === '*' || request.method === wanted) && matchesPath(path, request.path),
+		);
 	}
 
 	injectFault(fault: Fault): void {

@@ -32,7 +32,10 @@ export function serializeSse(frames: SseFrame[], style: SseStyle): string {
 			if (frame.comment !== undefined) lines.push(`: ${frame.comment}`);
 			if (frame.event !== undefined) lines.push(`event: ${frame.event}`);
 			if (frame.data !== undefined) {
-				const payload = typeof frame.data === 'string' ? frame.data : JSON.stringify(frame.data, null, style.multilineData ? 1 : undefined);
+				const payload =
+					typeof frame.data === 'string'
+						? frame.data
+						: JSON.stringify(frame.data, null, style.multilineData ? 1 : undefined);
 				for (const line of payload.split('\n')) lines.push(`data: ${line}`);
 			}
 			return lines.join(style.lineEnding) + style.lineEnding + style.lineEnding;

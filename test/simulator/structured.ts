@@ -14,7 +14,8 @@ export function placeholderObject(schema: unknown): Record<string, unknown> {
 /** A placeholder for one property schema (enum → first value, by type otherwise; strings "example"). */
 export function placeholderValue(propertySchema: unknown): unknown {
 	if (!isRecord(propertySchema)) return 'example';
-	if (Array.isArray(propertySchema.enum) && propertySchema.enum.length > 0) return propertySchema.enum[0];
+	if (Array.isArray(propertySchema.enum) && propertySchema.enum.length > 0)
+		return propertySchema.enum[0];
 	const declared = propertySchema.type;
 	const type = Array.isArray(declared) ? declared.find((t) => t !== 'null') : declared;
 	switch (type) {

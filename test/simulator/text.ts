@@ -14,7 +14,8 @@ export function splitIntoPieces(text: string, pieces: number): string[] {
 	if (chars.length === 0) return [];
 	const size = Math.max(1, Math.ceil(chars.length / pieces));
 	const parts: string[] = [];
-	for (let start = 0; start < chars.length; start += size) parts.push(chars.slice(start, start + size).join(''));
+	for (let start = 0; start < chars.length; start += size)
+		parts.push(chars.slice(start, start + size).join(''));
 	return parts;
 }
 

@@ -15,15 +15,18 @@ export class Timers {
 	schedule(delayMs: number, action: () => void): void {
 		if (this.stopped) return;
 		const entry: PendingTimer = {
-			timer: setTimeout(() => {
-				this.pending.delete(entry);
-				try {
-					action();
-				} catch (error) {
-					// A scheduled action must never take the simulator down.
-					console.error('[simulator] scheduled action failed:', error);
-				}
-			}, Math.max(0, delayMs)),
+			timer: setTimeout(
+				() => {
+					this.pending.delete(entry);
+					try {
+						action();
+					} catch (error) {
+						// A scheduled action must never take the simulator down.
+						console.error('[simulator] scheduled action failed:', error);
+					}
+				},
+				Math.max(0, delayMs),
+			),
 		};
 		this.pending.add(entry);
 	}

@@ -44,7 +44,8 @@ function absent(value: unknown): boolean {
 export function requiredString(body: JsonObject, key: string): Issue | undefined {
 	const value = body[key];
 	if (absent(value)) return { param: key, message: `Missing required parameter: '${key}'.` };
-	if (typeof value !== 'string') return { param: key, message: `Invalid type for '${key}': expected a string.` };
+	if (typeof value !== 'string')
+		return { param: key, message: `Invalid type for '${key}': expected a string.` };
 	if (value.trim() === '') return { param: key, message: `'${key}' must not be empty.` };
 	return undefined;
 }
@@ -73,7 +74,11 @@ export interface NumberRule {
 	integer?: boolean;
 }
 
-export function optionalNumber(body: JsonObject, key: string, rule: NumberRule = {}): Issue | undefined {
+export function optionalNumber(
+	body: JsonObject,
+	key: string,
+	rule: NumberRule = {},
+): Issue | undefined {
 	const value = body[key];
 	if (absent(value)) return undefined;
 	if (typeof value !== 'number' || !Number.isFinite(value)) {
@@ -91,11 +96,19 @@ export function optionalNumber(body: JsonObject, key: string, rule: NumberRule =
 	return undefined;
 }
 
-export function optionalOneOf(body: JsonObject, key: string, allowed: ReadonlyArray<string | number>): Issue | undefined {
+export function optionalOneOf(
+	body: JsonObject,
+	key: string,
+	allowed: ReadonlyArray<string | number>,
+): Issue | undefined {
 	const value = body[key];
 	if (absent(value)) return undefined;
-	if ((typeof value === 'string' || typeof value === 'number') && allowed.includes(value)) return undefined;
-	return { param: key, message: `'${key}' must be one of ${allowed.map((a) => JSON.stringify(a)).join(', ')}.` };
+	if ((typeof value === 'string' || typeof value === 'number') && allowed.includes(value))
+		return undefined;
+	return {
+		param: key,
+		message: `'${key}' must be one of ${allowed.map((a) => JSON.stringify(a)).join(', ')}.`,
+	};
 }
 
 export interface ArrayRule {
@@ -104,26 +117,45 @@ export interface ArrayRule {
 	items?: 'string' | 'object';
 }
 
-export function optionalArray(body: JsonObject, key: string, rule: ArrayRule = {}): Issue | undefined {
+export function optionalArray(
+	body: JsonObject,
+	key: string,
+	rule: ArrayRule = {},
+): Issue | undefined {
 	const value = body[key];
 	if (absent(value)) return undefined;
-	if (!Array.isArray(value)) return { param: key, message: `Invalid type for '${key}': expected an array.` };
+	if (!Array.isArray(value))
+		return { param: key, message: `Invalid type for '${key}': expected an array.` };
 	if (rule.min !== undefined && value.length < rule.min) {
 		return { param: key, message: `'${key}' must have at least ${rule.min} element(s).` };
 	}
 	if (rule.max !== undefined && value.length > rule.max) {
-		return { param: key, message: `'${key}' must have at most ${rule.max} element(s), got ${value.length}.` };
+		return {
+			param: key,
+			message: `'${key}' must have at most ${rule.max} element(s), got ${value.length}.`,
+		};
 	}
 	const badIndex = value.findIndex((item) =>
-		rule.items === 'string' ? typeof item !== 'string' : rule.items === 'object' ? !isRecord(item) : false,
+		rule.items === 'string'
+			? typeof item !== 'string'
+			: rule.items === 'object'
+				? !isRecord(item)
+				: false,
 	);
 	if (badIndex >= 0) {
-		return { param: `${key}[${badIndex}]`, message: `Invalid type for '${key}[${badIndex}]': expected ${rule.items === 'string' ? 'a string' : 'an object'}.` };
+		return {
+			param: `${key}[${badIndex}]`,
+			message: `Invalid type for '${key}[${badIndex}]': expected ${rule.items === 'string' ? 'a string' : 'an object'}.`,
+		};
 	}
 	return undefined;
 }
 
-export function requiredArray(body: JsonObject, key: string, rule: ArrayRule = {}): Issue | undefined {
+export function requiredArray(
+	body: JsonObject,
+	key: string,
+	rule: ArrayRule = {},
+): Issue | undefined {
 	if (absent(body[key])) return { param: key, message: `Missing required parameter: '${key}'.` };
 	return optionalArray(body, key, rule);
 }

@@ -4,7 +4,14 @@ import type { INode } from 'n8n-workflow';
 import { chatCompletionRequestSchema } from '../../nodes/shared/schemas/chatCompletion';
 import { fieldPath, validateRequest } from '../../nodes/shared/schemas/validate';
 
-const node: INode = { id: '1', name: 'Chat', type: 'x', typeVersion: 1, position: [0, 0], parameters: {} };
+const node: INode = {
+	id: '1',
+	name: 'Chat',
+	type: 'x',
+	typeVersion: 1,
+	position: [0, 0],
+	parameters: {},
+};
 const valid = { model: 'm', messages: [{ role: 'user', content: 'hi' }] };
 
 function problem(body: object, itemIndex = 0): string {
@@ -51,17 +58,28 @@ describe('chat completion schema', () => {
 		[{ max_tokens: 0 }, '"max_tokens": must be at least 1'],
 		[{ max_completion_tokens: 0 }, '"max_completion_tokens": must be at least 1'],
 		[{ n: 1.5 }, '"n": must be a whole number'],
-		[{ tool_choice: 'sometimes' }, '"tool_choice": must be "none", "auto", "required" or a tool object'],
+		[
+			{ tool_choice: 'sometimes' },
+			'"tool_choice": must be "none", "auto", "required" or a tool object',
+		],
 		[{ messages: [] }, '"messages": must contain at least 1 message'],
 		[{ model: '  ' }, '"model": model is required'],
-		[{ messages: [{ role: 'tool', content: 'x' }] }, '"messages[0].tool_call_id": is required when role is "tool"'],
-		[{ messages: [{ role: 'user', content: 'x', tool_calls: [] }] }, '"messages[0].tool_calls": is only allowed on assistant messages'],
+		[
+			{ messages: [{ role: 'tool', content: 'x' }] },
+			'"messages[0].tool_call_id": is required when role is "tool"',
+		],
+		[
+			{ messages: [{ role: 'user', content: 'x', tool_calls: [] }] },
+			'"messages[0].tool_calls": is only allowed on assistant messages',
+		],
 	])('rejects %j', (change, expected) => {
 		expect(problem({ ...valid, ...change }, 3)).toContain(`Item 3: ${expected}`);
 	});
 
 	it('counts further problems', () => {
-		expect(problem({ ...valid, temperature: 9, top_p: 9, n: 0 })).toMatch(/\(and 2 more problems\)$/);
+		expect(problem({ ...valid, temperature: 9, top_p: 9, n: 0 })).toMatch(
+			/\(and 2 more problems\)$/,
+		);
 	});
 
 	it('formats nested field paths', () => {

@@ -1,7 +1,13 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { SseEvent, StreamAggregator } from '../../nodes/shared/sse';
-import { aggregateEventStream, ChatStreamAggregator, readStreamedAnswer, ResponsesStreamAggregator, SseParser } from '../../nodes/shared/sse';
+import {
+	aggregateEventStream,
+	ChatStreamAggregator,
+	readStreamedAnswer,
+	ResponsesStreamAggregator,
+	SseParser,
+} from '../../nodes/shared/sse';
 import type { Simulator } from '../simulator';
 import { startSimulator } from '../simulator';
 
@@ -29,7 +35,8 @@ function random(seed: number): () => number {
 
 describe('SseParser', () => {
 	it('reads fields, comments, multi-line data, every line ending and a last event without blank line', () => {
-		const text = ': keep-alive\r\nevent: first\r\ndata: {"a":\r\ndata:  1}\r\nid: 7\r\n\r\ndata:x\rdata: y\r\rretry: 10\nunknown: field\ndata: last';
+		const text =
+			': keep-alive\r\nevent: first\r\ndata: {"a":\r\ndata:  1}\r\nid: 7\r\n\r\ndata:x\rdata: y\r\rretry: 10\nunknown: field\ndata: last';
 		expect(parseChunks([text])).toEqual([
 			// One space after the colon is dropped, further spaces are data; the last id persists.
 			{ event: 'first', data: '{"a":\n 1}', id: '7' },
@@ -54,17 +61,38 @@ describe('SseParser', () => {
 });
 
 describe('stream aggregators', () => {
-	const chatChunk = (delta: object, extra: object = {}) => ({ data: JSON.stringify({ id: 'c1', model: 'm', choices: [{ index: 0, delta, finish_reason: null }], ...extra }) });
+	const chatChunk = (delta: object, extra: object = {}) => ({
+		data: JSON.stringify({
+			id: 'c1',
+			model: 'm',
+			choices: [{ index: 0, delta, finish_reason: null }],
+			...extra,
+		}),
+	});
 
 	it('merges two interleaved tool calls by index and keeps the usage chunk', () => {
 		const result = aggregate(
 			[
-				chatChunk({ role: 'assistant', tool_calls: [{ index: 0, id: 'a', type: 'function', function: { name: 'one', arguments: '' } }] }),
-				chatChunk({ tool_calls: [{ index: 1, id: 'b', type: 'function', function: { name: 'two', arguments: '{"y"' } }] }),
+				chatChunk({
+					role: 'assistant',
+					tool_calls: [
+						{ index: 0, id: 'a', type: 'function', function: { name: 'one', arguments: '' } },
+					],
+				}),
+				chatChunk({
+					tool_calls: [
+						{ index: 1, id: 'b', type: 'function', function: { name: 'two', arguments: '{"y"' } },
+					],
+				}),
 				chatChunk({ tool_calls: [{ index: 0, function: { arguments: '{"x":' } }] }),
 				chatChunk({ tool_calls: [{ index: 1, function: { arguments: ':2}' } }] }),
 				chatChunk({ tool_calls: [{ index: 0, function: { arguments: '1}' } }] }),
-				{ data: JSON.stringify({ id: 'c1', choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }] }) },
+				{
+					data: JSON.stringify({
+						id: 'c1',
+						choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }],
+					}),
+				},
 				{ data: JSON.stringify({ id: 'c1', choices: [], usage: { total_tokens: 9 } }) },
 				{ data: '[DONE]' },
 			],
@@ -99,22 +127,41 @@ describe('stream aggregators', () => {
 		const truncated = new ChatStreamAggregator();
 		truncated.accept(chatChunk({ content: 'Hi' }));
 		expect(() => truncated.finish()).toThrow('ended before its final "[DONE]"');
-		expect(() => new ChatStreamAggregator().accept({ data: '{"broken' })).toThrow('not a JSON object');
+		expect(() => new ChatStreamAggregator().accept({ data: '{"broken' })).toThrow(
+			'not a JSON object',
+		);
 	});
 
 	it('rebuilds the response output from the deltas when response.completed carries none', () => {
-		const event = (type: string, payload: object) => ({ event: type, data: JSON.stringify({ type, ...payload }) });
+		const event = (type: string, payload: object) => ({
+			event: type,
+			data: JSON.stringify({ type, ...payload }),
+		});
 		const result = aggregate(
 			[
-				event('response.created', { response: { id: 'r1', status: 'in_progress', model: 'm', output: [] } }),
-				event('response.output_item.added', { output_index: 0, item: { id: 'm1', type: 'message', role: 'assistant', content: [] } }),
-				event('response.content_part.added', { output_index: 0, content_index: 0, part: { type: 'output_text', text: '' } }),
+				event('response.created', {
+					response: { id: 'r1', status: 'in_progress', model: 'm', output: [] },
+				}),
+				event('response.output_item.added', {
+					output_index: 0,
+					item: { id: 'm1', type: 'message', role: 'assistant', content: [] },
+				}),
+				event('response.content_part.added', {
+					output_index: 0,
+					content_index: 0,
+					part: { type: 'output_text', text: '' },
+				}),
 				event('response.output_text.delta', { output_index: 0, content_index: 0, delta: 'Hel' }),
 				event('response.output_text.delta', { output_index: 0, content_index: 0, delta: 'lo' }),
-				event('response.output_item.added', { output_index: 1, item: { id: 'f1', type: 'function_call', name: 'f', call_id: 'c', arguments: '' } }),
+				event('response.output_item.added', {
+					output_index: 1,
+					item: { id: 'f1', type: 'function_call', name: 'f', call_id: 'c', arguments: '' },
+				}),
 				event('response.function_call_arguments.delta', { output_index: 1, delta: '{"a":' }),
 				event('response.function_call_arguments.delta', { output_index: 1, delta: '1}' }),
-				event('response.completed', { response: { id: 'r1', status: 'completed', usage: { total_tokens: 3 } } }),
+				event('response.completed', {
+					response: { id: 'r1', status: 'completed', usage: { total_tokens: 3 } },
+				}),
 			],
 			new ResponsesStreamAggregator(),
 		);
@@ -124,7 +171,12 @@ describe('stream aggregators', () => {
 			status: 'completed',
 			usage: { total_tokens: 3 },
 			output: [
-				{ id: 'm1', type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Hello' }] },
+				{
+					id: 'm1',
+					type: 'message',
+					role: 'assistant',
+					content: [{ type: 'output_text', text: 'Hello' }],
+				},
 				{ id: 'f1', type: 'function_call', name: 'f', call_id: 'c', arguments: '{"a":1}' },
 			],
 		});
@@ -132,7 +184,14 @@ describe('stream aggregators', () => {
 
 	it('reports response.failed with the response error', () => {
 		const aggregator = new ResponsesStreamAggregator();
-		expect(() => aggregator.accept({ data: JSON.stringify({ type: 'response.failed', response: { error: { message: 'quota gone' } } }) })).toThrow('quota gone');
+		expect(() =>
+			aggregator.accept({
+				data: JSON.stringify({
+					type: 'response.failed',
+					response: { error: { message: 'quota gone' } },
+				}),
+			}),
+		).toThrow('quota gone');
 	});
 });
 
@@ -155,17 +214,30 @@ describe('recorded simulator streams, split at every byte position', () => {
 		return Buffer.from(await response.arrayBuffer());
 	}
 
-	const cases: Array<{ name: string; path: string; body: object; aggregator: () => StreamAggregator<IDataObject> }> = [
+	const cases: Array<{
+		name: string;
+		path: string;
+		body: object;
+		aggregator: () => StreamAggregator<IDataObject>;
+	}> = [
 		{
 			name: 'chat text, CRLF, multi-byte characters, usage',
 			path: '/v1/chat/completions',
-			body: { model: 'm', messages: [{ role: 'user', content: 'STREAM_CRLF Grüße 你好 🌍🎉 ok' }], stream_options: { include_usage: true } },
+			body: {
+				model: 'm',
+				messages: [{ role: 'user', content: 'STREAM_CRLF Grüße 你好 🌍🎉 ok' }],
+				stream_options: { include_usage: true },
+			},
 			aggregator: () => new ChatStreamAggregator(),
 		},
 		{
 			name: 'chat tool-call fragments',
 			path: '/v1/chat/completions',
-			body: { model: 'm', messages: [{ role: 'user', content: 'weather?' }], tools: [{ type: 'function', function: { name: 'get_weather' } }] },
+			body: {
+				model: 'm',
+				messages: [{ role: 'user', content: 'weather?' }],
+				tools: [{ type: 'function', function: { name: 'get_weather' } }],
+			},
 			aggregator: () => new ChatStreamAggregator(),
 		},
 		{
@@ -176,48 +248,65 @@ describe('recorded simulator streams, split at every byte position', () => {
 		},
 	];
 
-	it.each(cases)('$name: every two-way split and many random splits give the same events and result', async ({ path, body, aggregator }) => {
-		const bytes = await record(path, body);
-		const expectedEvents = parseChunks([bytes]);
-		const expected = aggregate(expectedEvents, aggregator());
-		expect(expectedEvents.length).toBeGreaterThan(5);
-		expect(JSON.stringify(expected)).toMatch(/Echo|get_weather/);
+	it.each(cases)(
+		'$name: every two-way split and many random splits give the same events and result',
+		async ({ path, body, aggregator }) => {
+			const bytes = await record(path, body);
+			const expectedEvents = parseChunks([bytes]);
+			const expected = aggregate(expectedEvents, aggregator());
+			expect(expectedEvents.length).toBeGreaterThan(5);
+			expect(JSON.stringify(expected)).toMatch(/Echo|get_weather/);
 
-		for (let cut = 0; cut <= bytes.length; cut++) {
-			const events = parseChunks([bytes.subarray(0, cut), bytes.subarray(cut)]);
-			if (JSON.stringify(events) !== JSON.stringify(expectedEvents)) {
-				throw new Error(`Split at byte ${cut} of ${bytes.length} changed the events`);
+			for (let cut = 0; cut <= bytes.length; cut++) {
+				const events = parseChunks([bytes.subarray(0, cut), bytes.subarray(cut)]);
+				if (JSON.stringify(events) !== JSON.stringify(expectedEvents)) {
+					throw new Error(`Split at byte ${cut} of ${bytes.length} changed the events`);
+				}
 			}
-		}
-		const next = random(42);
-		for (let run = 0; run < 300; run++) {
-			const chunks: Uint8Array[] = [];
-			for (let start = 0; start < bytes.length; ) {
-				const size = 1 + Math.floor(next() * 24);
-				chunks.push(bytes.subarray(start, start + size));
-				start += size;
+			const next = random(42);
+			for (let run = 0; run < 300; run++) {
+				const chunks: Uint8Array[] = [];
+				for (let start = 0; start < bytes.length; ) {
+					const size = 1 + Math.floor(next() * 24);
+					chunks.push(bytes.subarray(start, start + size));
+					start += size;
+				}
+				expect(aggregate(parseChunks(chunks), aggregator())).toEqual(expected);
 			}
-			expect(aggregate(parseChunks(chunks), aggregator())).toEqual(expected);
-		}
-		// One byte at a time, the worst case.
-		expect(aggregate(parseChunks([...bytes].map((byte) => Uint8Array.of(byte))), aggregator())).toEqual(expected);
-	});
+			// One byte at a time, the worst case.
+			expect(
+				aggregate(parseChunks([...bytes].map((byte) => Uint8Array.of(byte))), aggregator()),
+			).toEqual(expected);
+		},
+	);
 });
 
 describe('reading a stream for a node', () => {
 	async function* chunksOf(text: string, size: number): AsyncGenerator<Buffer> {
 		const bytes = Buffer.from(text);
-		for (let start = 0; start < bytes.length; start += size) yield bytes.subarray(start, start + size);
+		for (let start = 0; start < bytes.length; start += size)
+			yield bytes.subarray(start, start + size);
 	}
 
 	const chatStream =
-		['Hel', 'lo 🌍', '!'].map((content) => `data: ${JSON.stringify({ id: 'c', choices: [{ index: 0, delta: { content } }] })}\n\n`).join('') +
-		'data: [DONE]\n\n';
+		['Hel', 'lo 🌍', '!']
+			.map(
+				(content) =>
+					`data: ${JSON.stringify({ id: 'c', choices: [{ index: 0, delta: { content } }] })}\n\n`,
+			)
+			.join('') + 'data: [DONE]\n\n';
 
 	function fakeContext(streaming: boolean | undefined) {
 		const chunks: Array<[string, number, string | undefined]> = [];
 		const context = {
-			getNode: () => ({ id: 'n', name: 'Chat', type: 't', typeVersion: 1, position: [0, 0], parameters: {} }),
+			getNode: () => ({
+				id: 'n',
+				name: 'Chat',
+				type: 't',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {},
+			}),
 			...(streaming === undefined
 				? {}
 				: {
@@ -232,8 +321,15 @@ describe('reading a stream for a node', () => {
 
 	it('relays text deltas with sendChunk when the workflow streams', async () => {
 		const { context, chunks } = fakeContext(true);
-		const result = await readStreamedAnswer(context, { body: chunksOf(chatStream, 5), headers: { 'content-type': 'text/event-stream' } }, new ChatStreamAggregator(), 3);
-		expect((result.choices as IDataObject[])[0]).toMatchObject({ message: { content: 'Hello 🌍!' } });
+		const result = await readStreamedAnswer(
+			context,
+			{ body: chunksOf(chatStream, 5), headers: { 'content-type': 'text/event-stream' } },
+			new ChatStreamAggregator(),
+			3,
+		);
+		expect((result.choices as IDataObject[])[0]).toMatchObject({
+			message: { content: 'Hello 🌍!' },
+		});
 		expect(chunks).toEqual([
 			['begin', 3, undefined],
 			['item', 3, 'Hel'],
@@ -246,7 +342,14 @@ describe('reading a stream for a node', () => {
 	it('relays the failure as an error chunk and throws a node error when the stream breaks off', async () => {
 		const { context, chunks } = fakeContext(true);
 		const truncated = chatStream.replace('data: [DONE]\n\n', '');
-		await expect(readStreamedAnswer(context, { body: chunksOf(truncated, 7), headers: {}, traceId: 't-1' }, new ChatStreamAggregator(), 0)).rejects.toMatchObject({
+		await expect(
+			readStreamedAnswer(
+				context,
+				{ body: chunksOf(truncated, 7), headers: {}, traceId: 't-1' },
+				new ChatStreamAggregator(),
+				0,
+			),
+		).rejects.toMatchObject({
 			name: 'NodeApiError',
 			message: 'The gateway stream ended before its final "[DONE]" line: the answer is incomplete',
 			description: expect.stringContaining('X-Trace-ID t-1'),
@@ -255,12 +358,22 @@ describe('reading a stream for a node', () => {
 		expect(chunks[4][2]).toMatch(/ended before its final "\[DONE\]"/);
 	});
 
-	it.each([false, undefined])('only aggregates when the workflow does not stream (isStreaming %p)', async (streaming) => {
-		const { context, chunks } = fakeContext(streaming);
-		const result = await readStreamedAnswer(context, { body: chunksOf(chatStream, 3), headers: {} }, new ChatStreamAggregator(), 0);
-		expect((result.choices as IDataObject[])[0]).toMatchObject({ message: { content: 'Hello 🌍!' } });
-		expect(chunks).toEqual([]);
-	});
+	it.each([false, undefined])(
+		'only aggregates when the workflow does not stream (isStreaming %p)',
+		async (streaming) => {
+			const { context, chunks } = fakeContext(streaming);
+			const result = await readStreamedAnswer(
+				context,
+				{ body: chunksOf(chatStream, 3), headers: {} },
+				new ChatStreamAggregator(),
+				0,
+			);
+			expect((result.choices as IDataObject[])[0]).toMatchObject({
+				message: { content: 'Hello 🌍!' },
+			});
+			expect(chunks).toEqual([]);
+		},
+	);
 
 	it('turns a broken connection into a failure, not a partial result', async () => {
 		async function* breaking(): AsyncGenerator<Buffer> {
@@ -268,12 +381,25 @@ describe('reading a stream for a node', () => {
 			throw new Error('socket hang up');
 		}
 		const outcome = await aggregateEventStream(breaking(), new ChatStreamAggregator());
-		expect(outcome).toEqual({ failure: expect.objectContaining({ kind: 'truncated', message: expect.stringContaining('socket hang up') }) });
+		expect(outcome).toEqual({
+			failure: expect.objectContaining({
+				kind: 'truncated',
+				message: expect.stringContaining('socket hang up'),
+			}),
+		});
 	});
 
 	it('accepts a plain JSON answer from a gateway that ignored stream: true', async () => {
 		const { context } = fakeContext(undefined);
-		const result = await readStreamedAnswer(context, { body: chunksOf('{"id":"x","choices":[]}', 4), headers: { 'content-type': 'application/json' } }, new ChatStreamAggregator(), 0);
+		const result = await readStreamedAnswer(
+			context,
+			{
+				body: chunksOf('{"id":"x","choices":[]}', 4),
+				headers: { 'content-type': 'application/json' },
+			},
+			new ChatStreamAggregator(),
+			0,
+		);
 		expect(result).toEqual({ id: 'x', choices: [] });
 	});
 });

@@ -9,52 +9,135 @@ const context: ParseContext = { model: 'm', traceId: 't', createdAt: '2026-01-01
 describe('task record parsing', () => {
 	it('Task family S: wrapped record with cost and an error on failure', () => {
 		const { task } = TASK_FAMILIES.taskS.parseTaskRecord(
-			{ code: 'success', message: '', data: { id: 's1', model: 'seed', status: 'Expired', error: { code: 'QuotaExceeded', message: 'no quota' }, created_at: 1_700_000_000 } },
+			{
+				code: 'success',
+				message: '',
+				data: {
+					id: 's1',
+					model: 'seed',
+					status: 'Expired',
+					error: { code: 'QuotaExceeded', message: 'no quota' },
+					created_at: 1_700_000_000,
+				},
+			},
 			context,
 		);
-		expect(task).toMatchObject({ family: 'taskS', taskId: 's1', model: 'seed', status: 'failed', rawStatus: 'Expired', done: true, error: { code: 'QuotaExceeded', message: 'no quota' }, createdAt: '2023-11-14T22:13:20.000Z', traceId: 't' });
+		expect(task).toMatchObject({
+			family: 'taskS',
+			taskId: 's1',
+			model: 'seed',
+			status: 'failed',
+			rawStatus: 'Expired',
+			done: true,
+			error: { code: 'QuotaExceeded', message: 'no quota' },
+			createdAt: '2023-11-14T22:13:20.000Z',
+			traceId: 't',
+		});
 	});
 
 	it('Family A: millisecond timestamps, several videos, message on failure', () => {
 		const ok = TASK_FAMILIES.familyA.parseTaskRecord(
-			{ code: 0, message: '', data: { task_id: 'a1', task_status: 'SUCCEED', created_at: 1_700_000_000_000, task_result: { videos: [{ url: 'u1' }, { url: 'u2' }], images: null } } },
+			{
+				code: 0,
+				message: '',
+				data: {
+					task_id: 'a1',
+					task_status: 'SUCCEED',
+					created_at: 1_700_000_000_000,
+					task_result: { videos: [{ url: 'u1' }, { url: 'u2' }], images: null },
+				},
+			},
 			{ ...context, endpoint: 'image2video' },
 		).task;
-		expect(ok).toMatchObject({ endpoint: 'image2video', status: 'succeeded', videoUrl: 'u1', videoUrls: ['u1', 'u2'], createdAt: '2023-11-14T22:13:20.000Z' });
-		const failed = TASK_FAMILIES.familyA.parseTaskRecord({ data: { task_id: 'a1', task_status: 'failed', task_status_msg: 'content policy' } }, context).task;
+		expect(ok).toMatchObject({
+			endpoint: 'image2video',
+			status: 'succeeded',
+			videoUrl: 'u1',
+			videoUrls: ['u1', 'u2'],
+			createdAt: '2023-11-14T22:13:20.000Z',
+		});
+		const failed = TASK_FAMILIES.familyA.parseTaskRecord(
+			{ data: { task_id: 'a1', task_status: 'failed', task_status_msg: 'content policy' } },
+			context,
+		).task;
 		expect(failed.error).toEqual({ code: 'task_failed', message: 'content policy' });
 	});
 
 	it('generic: a failure without an error object still explains itself; an unknown status keeps the gateway word', () => {
 		const failed = TASK_FAMILIES.generic.parseTaskRecord({ id: 'v', status: 'Fail' }, context).task;
-		expect(failed).toMatchObject({ status: 'failed', done: true, error: { code: 'task_failed', message: 'The task ended with status "Fail"' } });
-		const odd = TASK_FAMILIES.generic.parseTaskRecord({ id: 'v', status: 'paused', extra: { deep: [1] } }, context).task;
-		expect(odd).toMatchObject({ status: 'unknown', rawStatus: 'paused', done: false, error: null, raw: { extra: { deep: [1] } } });
+		expect(failed).toMatchObject({
+			status: 'failed',
+			done: true,
+			error: { code: 'task_failed', message: 'The task ended with status "Fail"' },
+		});
+		const odd = TASK_FAMILIES.generic.parseTaskRecord(
+			{ id: 'v', status: 'paused', extra: { deep: [1] } },
+			context,
+		).task;
+		expect(odd).toMatchObject({
+			status: 'unknown',
+			rawStatus: 'paused',
+			done: false,
+			error: null,
+			raw: { extra: { deep: [1] } },
+		});
 	});
 
 	it('Family B: FINISH with an error is a failure', () => {
-		const { task } = TASK_FAMILIES.familyB.parseTaskRecord({ id: 'b', status: 'FINISH', error: { code: 'E1', message: 'upstream broke' }, video_url: 'x' }, context);
-		expect(task).toMatchObject({ status: 'failed', rawStatus: 'FINISH', error: { code: 'E1', message: 'upstream broke' }, videoUrl: null });
+		const { task } = TASK_FAMILIES.familyB.parseTaskRecord(
+			{
+				id: 'b',
+				status: 'FINISH',
+				error: { code: 'E1', message: 'upstream broke' },
+				video_url: 'x',
+			},
+			context,
+		);
+		expect(task).toMatchObject({
+			status: 'failed',
+			rawStatus: 'FINISH',
+			error: { code: 'E1', message: 'upstream broke' },
+			videoUrl: null,
+		});
 	});
 
 	it('Family C: the state word and creations[] URLs', () => {
-		const { task } = TASK_FAMILIES.familyC.parseTaskRecord({ id: 'c', state: 'Success', creations: [{ url: 'c1' }, { url: 'c2' }] }, context);
-		expect(task).toMatchObject({ status: 'succeeded', rawStatus: 'Success', videoUrls: ['c1', 'c2'] });
+		const { task } = TASK_FAMILIES.familyC.parseTaskRecord(
+			{ id: 'c', state: 'Success', creations: [{ url: 'c1' }, { url: 'c2' }] },
+			context,
+		);
+		expect(task).toMatchObject({
+			status: 'succeeded',
+			rawStatus: 'Success',
+			videoUrls: ['c1', 'c2'],
+		});
 	});
 
 	it('long-running: bytes leave raw and become inline videos; safety-filtered is failed with the reason', () => {
 		const parsed = TASK_FAMILIES.longRunning.parseTaskRecord(
-			{ name: 'models/veo/operations/o1', done: true, response: { videos: [{ mimeType: 'video/mp4', bytesBase64Encoded: 'AAAA' }] } },
+			{
+				name: 'models/veo/operations/o1',
+				done: true,
+				response: { videos: [{ mimeType: 'video/mp4', bytesBase64Encoded: 'AAAA' }] },
+			},
 			context,
 		);
 		expect(parsed.inlineVideos).toEqual([{ base64: 'AAAA', mimeType: 'video/mp4' }]);
 		expect(JSON.stringify(parsed.task.raw)).not.toContain('AAAA');
 		expect(parsed.task).toMatchObject({ taskId: 'o1', model: 'veo', status: 'succeeded' });
 		const filtered = TASK_FAMILIES.longRunning.parseTaskRecord(
-			{ name: 'models/veo/operations/o2', done: true, response: { videos: [], raiMediaFilteredReasons: ['unsafe'] } },
+			{
+				name: 'models/veo/operations/o2',
+				done: true,
+				response: { videos: [], raiMediaFilteredReasons: ['unsafe'] },
+			},
 			context,
 		).task;
-		expect(filtered).toMatchObject({ status: 'failed', done: true, error: { code: 'no_videos', message: expect.stringContaining('unsafe') } });
+		expect(filtered).toMatchObject({
+			status: 'failed',
+			done: true,
+			error: { code: 'no_videos', message: expect.stringContaining('unsafe') },
+		});
 	});
 
 	it('never crashes on bodies of the wrong shape', () => {
@@ -71,23 +154,49 @@ describe('task record parsing', () => {
 describe('callback recognition', () => {
 	it('recognizes a bare and a wrapped Task family S record', () => {
 		const bare = recognizeCallback({ id: 's1', status: 'succeeded', content: { video_url: 'v' } });
-		expect(bare).toMatchObject({ family: 'taskS', taskId: 's1', status: 'succeeded', videoUrl: 'v' });
-		const wrapped = recognizeCallback({ code: 'success', message: '', data: { id: 's2', status: 'running' } });
+		expect(bare).toMatchObject({
+			family: 'taskS',
+			taskId: 's1',
+			status: 'succeeded',
+			videoUrl: 'v',
+		});
+		const wrapped = recognizeCallback({
+			code: 'success',
+			message: '',
+			data: { id: 's2', status: 'running' },
+		});
 		expect(wrapped).toMatchObject({ family: 'taskS', taskId: 's2', status: 'running' });
 	});
 
 	it('recognizes a Family A callback, bare or in its envelope', () => {
-		const body = { task_id: 'a1', task_status: 'succeed', task_status_msg: '', task_info: { external_task_id: 'x' }, task_result: { videos: [{ url: 'u' }] } };
-		expect(recognizeCallback(body)).toMatchObject({ family: 'familyA', taskId: 'a1', status: 'succeeded', videoUrl: 'u' });
-		expect(recognizeCallback({ code: 0, message: '', data: body })).toMatchObject({ family: 'familyA', taskId: 'a1' });
+		const body = {
+			task_id: 'a1',
+			task_status: 'succeed',
+			task_status_msg: '',
+			task_info: { external_task_id: 'x' },
+			task_result: { videos: [{ url: 'u' }] },
+		};
+		expect(recognizeCallback(body)).toMatchObject({
+			family: 'familyA',
+			taskId: 'a1',
+			status: 'succeeded',
+			videoUrl: 'u',
+		});
+		expect(recognizeCallback({ code: 0, message: '', data: body })).toMatchObject({
+			family: 'familyA',
+			taskId: 'a1',
+		});
 	});
 
 	it('recognizes a Family C callback', () => {
-		expect(recognizeCallback({ id: 'c1', state: 'success', creations: [{ url: 'u' }] })).toMatchObject({ family: 'familyC', status: 'succeeded', videoUrl: 'u' });
+		expect(
+			recognizeCallback({ id: 'c1', state: 'success', creations: [{ url: 'u' }] }),
+		).toMatchObject({ family: 'familyC', status: 'succeeded', videoUrl: 'u' });
 	});
 
 	it('recognizes nothing in bodies of no family', () => {
-		for (const body of [null, {}, { hello: 1 }, { id: 'x' }, 'text']) expect(recognizeCallback(body)).toBeUndefined();
+		for (const body of [null, {}, { hello: 1 }, { id: 'x' }, 'text'])
+			expect(recognizeCallback(body)).toBeUndefined();
 	});
 });
 

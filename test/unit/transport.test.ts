@@ -1,4 +1,10 @@
-import { businessFailure, gatewayErrorMessage, joinUrl, redactSecret, retryAfterMs } from '../../nodes/shared/transport';
+import {
+	businessFailure,
+	gatewayErrorMessage,
+	joinUrl,
+	redactSecret,
+	retryAfterMs,
+} from '../../nodes/shared/transport';
 
 describe('transport helpers', () => {
 	it('reads Retry-After as seconds, HTTP date, or retry-after-ms', () => {
@@ -12,23 +18,38 @@ describe('transport helpers', () => {
 	});
 
 	it('finds the gateway message in every envelope', () => {
-		expect(gatewayErrorMessage({ error: { message: 'openai style', type: 'x' } })).toBe('openai style');
+		expect(gatewayErrorMessage({ error: { message: 'openai style', type: 'x' } })).toBe(
+			'openai style',
+		);
 		expect(gatewayErrorMessage({ code: 1201, message: 'family A style' })).toBe('family A style');
-		expect(gatewayErrorMessage({ code: 'InvalidParameter', message: 'family S style' })).toBe('family S style');
-		expect(gatewayErrorMessage({ code: 500, error_message: 'asset review style' })).toBe('asset review style');
+		expect(gatewayErrorMessage({ code: 'InvalidParameter', message: 'family S style' })).toBe(
+			'family S style',
+		);
+		expect(gatewayErrorMessage({ code: 500, error_message: 'asset review style' })).toBe(
+			'asset review style',
+		);
 		expect(gatewayErrorMessage('plain text')).toBe('plain text');
 		expect(gatewayErrorMessage({})).toBeUndefined();
 	});
 
 	it('recognises business failures inside HTTP 200', () => {
 		expect(businessFailure({ code: 0, message: '' }, 'familyA')).toBeUndefined();
-		expect(businessFailure({ code: 1303, message: 'limit' }, 'familyA')).toEqual({ code: '1303', message: 'limit' });
+		expect(businessFailure({ code: 1303, message: 'limit' }, 'familyA')).toEqual({
+			code: '1303',
+			message: 'limit',
+		});
 		expect(businessFailure({ code: 'success', data: {} }, 'familyS')).toBeUndefined();
 		expect(businessFailure({ code: 'SUCCESS', data: {} }, 'familyS')).toBeUndefined();
 		expect(businessFailure({ id: 'task-1' }, 'familyS')).toBeUndefined();
-		expect(businessFailure({ code: 'QuotaExceeded', message: 'quota' }, 'familyS')).toEqual({ code: 'QuotaExceeded', message: 'quota' });
+		expect(businessFailure({ code: 'QuotaExceeded', message: 'quota' }, 'familyS')).toEqual({
+			code: 'QuotaExceeded',
+			message: 'quota',
+		});
 		expect(businessFailure({ code: 202 }, 'assetReview')).toBeUndefined();
-		expect(businessFailure({ code: 400, message: 'bad url' }, 'assetReview')).toEqual({ code: '400', message: 'bad url' });
+		expect(businessFailure({ code: 400, message: 'bad url' }, 'assetReview')).toEqual({
+			code: '400',
+			message: 'bad url',
+		});
 		expect(businessFailure({ code: 5 }, 'none')).toBeUndefined();
 	});
 

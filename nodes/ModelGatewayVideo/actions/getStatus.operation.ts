@@ -1,7 +1,18 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { TASK_FAMILIES, isFamilyId, taskFamily, type FamilyId, type TaskReference } from '../../shared/tasks';
+import {
+	TASK_FAMILIES,
+	isFamilyId,
+	taskFamily,
+	type FamilyId,
+	type TaskReference,
+} from '../../shared/tasks';
 import { gatewayRequest } from '../../shared/transport';
 import { taskItem } from './output';
 
@@ -18,9 +29,14 @@ export const getStatusProperties: INodeProperties[] = [
 			{
 				name: 'From Input Item',
 				value: 'input',
-				description: 'Use the family, taskId, model and endpoint fields of the incoming item (the output of Create)',
+				description:
+					'Use the family, taskId, model and endpoint fields of the incoming item (the output of Create)',
 			},
-			{ name: 'Define Below', value: 'manual', description: 'Enter the task ID (and model or endpoint) yourself' },
+			{
+				name: 'Define Below',
+				value: 'manual',
+				description: 'Enter the task ID (and model or endpoint) yourself',
+			},
 		],
 		default: 'input',
 		displayOptions: show(),
@@ -31,7 +47,8 @@ export const getStatusProperties: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		required: true,
-		description: 'The ID returned by the create call (long-running: the operation ID or the full operation name)',
+		description:
+			'The ID returned by the create call (long-running: the operation ID or the full operation name)',
 		displayOptions: show({ taskSource: ['manual'] }),
 	},
 	{
@@ -39,7 +56,8 @@ export const getStatusProperties: INodeProperties[] = [
 		name: 'taskModel',
 		type: 'string',
 		default: '',
-		description: 'The model the operation was created with (needed unless the task ID is the full operation name)',
+		description:
+			'The model the operation was created with (needed unless the task ID is the full operation name)',
 		displayOptions: show({ taskSource: ['manual'], family: ['longRunning'] }),
 	},
 	{
@@ -71,13 +89,23 @@ function textField(json: IDataObject, name: string): string | undefined {
 	return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
 }
 
-function taskReference(context: IExecuteFunctions, itemIndex: number, selected: FamilyId): TaskReference {
+function taskReference(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	selected: FamilyId,
+): TaskReference {
 	if (context.getNodeParameter('taskSource', itemIndex, 'input') === 'manual') {
 		return {
 			family: selected,
 			taskId: (context.getNodeParameter('taskId', itemIndex, '') as string).trim(),
-			model: selected === 'longRunning' ? (context.getNodeParameter('taskModel', itemIndex, '') as string).trim() : null,
-			endpoint: selected === 'familyA' ? (context.getNodeParameter('taskEndpoint', itemIndex, 'omni-video') as string) : null,
+			model:
+				selected === 'longRunning'
+					? (context.getNodeParameter('taskModel', itemIndex, '') as string).trim()
+					: null,
+			endpoint:
+				selected === 'familyA'
+					? (context.getNodeParameter('taskEndpoint', itemIndex, 'omni-video') as string)
+					: null,
 		};
 	}
 	const json = context.getInputData()[itemIndex]?.json ?? {};
@@ -98,18 +126,26 @@ export async function getStatus(
 ): Promise<INodeExecutionData> {
 	const reference = taskReference(context, itemIndex, settings.family);
 	if (reference.taskId === '') {
-		throw new NodeOperationError(context.getNode(), `Item ${itemIndex}: "taskId": a task ID is required`, {
-			itemIndex,
-			description:
-				'With "From Input Item" the incoming item needs a taskId field (as Create outputs). Otherwise choose "Define Below". Nothing was sent to the gateway.',
-		});
+		throw new NodeOperationError(
+			context.getNode(),
+			`Item ${itemIndex}: "taskId": a task ID is required`,
+			{
+				itemIndex,
+				description:
+					'With "From Input Item" the incoming item needs a taskId field (as Create outputs). Otherwise choose "Define Below". Nothing was sent to the gateway.',
+			},
+		);
 	}
 	const family = taskFamily(reference.family);
 	let query;
 	try {
 		query = family.buildQueryRequest(reference);
 	} catch (error) {
-		throw new NodeOperationError(context.getNode(), `Item ${itemIndex}: ${(error as Error).message}`, { itemIndex });
+		throw new NodeOperationError(
+			context.getNode(),
+			`Item ${itemIndex}: ${(error as Error).message}`,
+			{ itemIndex },
+		);
 	}
 	const response = await gatewayRequest<unknown>(context, {
 		method: query.method,

@@ -23,7 +23,12 @@ export async function taskItem(
 		const binary: IBinaryKeyData = {};
 		for (const [index, video] of parsed.inlineVideos.entries()) {
 			const fileName = `${parsed.task.taskId || 'video'}${index === 0 ? '' : `_${index}`}.${extensionFor(video.mimeType, 'mp4')}`;
-			binary[videoBinaryProperty(binaryPropertyName, index)] = await base64ToBinary(context, video.base64, fileName, video.mimeType);
+			binary[videoBinaryProperty(binaryPropertyName, index)] = await base64ToBinary(
+				context,
+				video.base64,
+				fileName,
+				video.mimeType,
+			);
 		}
 		item.binary = binary;
 	}

@@ -73,7 +73,9 @@ export const assetUrlListSchema = z
  */
 export const itemAssetUrlsSchema = (field: AssetUrlField) =>
 	z
-		.object({ [field]: z.array(publicMediaUrlSchema).min(1, 'must contain at least 1 URL for this item') })
+		.object({
+			[field]: z.array(publicMediaUrlSchema).min(1, 'must contain at least 1 URL for this item'),
+		})
 		.transform((value) => value[field]);
 
 const callbackUrlSchema = z
@@ -88,7 +90,10 @@ const callbackUrlSchema = z
 			return;
 		}
 		if (protocol !== 'http:' && protocol !== 'https:') {
-			context.addIssue({ code: z.ZodIssueCode.custom, message: `"${text}" must be an http or https URL` });
+			context.addIssue({
+				code: z.ZodIssueCode.custom,
+				message: `"${text}" must be an http or https URL`,
+			});
 		}
 	});
 
@@ -100,7 +105,11 @@ export const assetReviewRequestSchema = z
 			errorMap: () => ({ message: `must be one of ${ASSET_TYPES.join(', ')}` }),
 		}),
 		callback_url: callbackUrlSchema.optional(),
-		group_id: z.string({ invalid_type_error: 'must be text' }).trim().min(1, 'must not be empty when given').optional(),
+		group_id: z
+			.string({ invalid_type_error: 'must be text' })
+			.trim()
+			.min(1, 'must not be empty when given')
+			.optional(),
 		group_source: z
 			.enum(GROUP_SOURCES, { errorMap: () => ({ message: 'must be empty or "real_person"' }) })
 			.optional(),

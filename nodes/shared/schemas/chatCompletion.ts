@@ -1,6 +1,13 @@
 import { z } from 'zod';
 
-import { fromJsonText, integerAtLeast, jsonObject, jsonObjectList, numberInRange, requiredText } from './common';
+import {
+	fromJsonText,
+	integerAtLeast,
+	jsonObject,
+	jsonObjectList,
+	numberInRange,
+	requiredText,
+} from './common';
 
 /** POST /v1/chat/completions, as the spec's Endpoints and Limits sections describe it. */
 
@@ -43,7 +50,9 @@ export const chatCompletionRequestSchema = z
 	.object({
 		model: requiredText('model'),
 		messages: fromJsonText(
-			z.array(chatMessageSchema, { invalid_type_error: 'must be a JSON array of messages' }).min(1, 'must contain at least 1 message'),
+			z
+				.array(chatMessageSchema, { invalid_type_error: 'must be a JSON array of messages' })
+				.min(1, 'must contain at least 1 message'),
 		),
 		temperature: numberInRange(0, 2).optional(),
 		top_p: numberInRange(0, 1).optional(),
@@ -53,7 +62,11 @@ export const chatCompletionRequestSchema = z
 		stream_options: fromJsonText(jsonObject).optional(),
 		n: integerAtLeast(1).optional(),
 		// "any" in the spec: one stop word, or a JSON list of them.
-		stop: fromJsonText(z.union([z.string(), z.array(z.string())], { errorMap: () => ({ message: 'must be text or a JSON array of texts' }) })).optional(),
+		stop: fromJsonText(
+			z.union([z.string(), z.array(z.string())], {
+				errorMap: () => ({ message: 'must be text or a JSON array of texts' }),
+			}),
+		).optional(),
 		presence_penalty: numberInRange(-2, 2).optional(),
 		frequency_penalty: numberInRange(-2, 2).optional(),
 		tools: fromJsonText(jsonObjectList).optional(),

@@ -3,17 +3,20 @@ import { z } from 'zod';
 /** Building blocks shared by the operation schemas. Messages name the limit they enforce. */
 
 export const requiredText = (what: string) =>
-	z.string({ required_error: `${what} is required`, invalid_type_error: `${what} must be text` })
+	z
+		.string({ required_error: `${what} is required`, invalid_type_error: `${what} must be text` })
 		.trim()
 		.min(1, `${what} is required and must not be empty`);
 
 export const numberInRange = (min: number, max: number) =>
-	z.number({ invalid_type_error: 'must be a number' })
+	z
+		.number({ invalid_type_error: 'must be a number' })
 		.min(min, `must be between ${min} and ${max} (got a smaller value)`)
 		.max(max, `must be between ${min} and ${max} (got a larger value)`);
 
 export const integerAtLeast = (min: number) =>
-	z.number({ invalid_type_error: 'must be a number' })
+	z
+		.number({ invalid_type_error: 'must be a number' })
 		.int('must be a whole number')
 		.min(min, `must be at least ${min}`);
 
@@ -21,10 +24,14 @@ export const jsonObject = z.record(z.string(), z.unknown(), {
 	invalid_type_error: 'must be a JSON object',
 });
 
-export const jsonObjectList = z.array(jsonObject, { invalid_type_error: 'must be a JSON array of objects' });
+export const jsonObjectList = z.array(jsonObject, {
+	invalid_type_error: 'must be a JSON array of objects',
+});
 
 export const listAtMost = <T extends z.ZodTypeAny>(item: T, max: number) =>
-	z.array(item, { invalid_type_error: 'must be a list' }).max(max, `must have at most ${max} entries`);
+	z
+		.array(item, { invalid_type_error: 'must be a list' })
+		.max(max, `must have at most ${max} entries`);
 
 /**
  * Accepts a value as JSON text too (n8n JSON parameters arrive as strings): text that parses

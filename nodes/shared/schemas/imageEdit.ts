@@ -31,7 +31,10 @@ export const bboxListSchema = z.preprocess(
 		try {
 			return JSON.parse(value) as unknown;
 		} catch (error) {
-			context.addIssue({ code: z.ZodIssueCode.custom, message: `is not valid JSON (${(error as Error).message})` });
+			context.addIssue({
+				code: z.ZodIssueCode.custom,
+				message: `is not valid JSON (${(error as Error).message})`,
+			});
 			return z.NEVER;
 		}
 	},
@@ -40,7 +43,9 @@ export const bboxListSchema = z.preprocess(
 			z.union([z.record(z.string(), z.unknown()), z.array(z.unknown())], {
 				errorMap: () => ({ message: 'each region must be a JSON object or a list of coordinates' }),
 			}),
-			{ invalid_type_error: 'must be a JSON list of regions, e.g. [{"x":0,"y":0,"w":100,"h":100}]' },
+			{
+				invalid_type_error: 'must be a JSON list of regions, e.g. [{"x":0,"y":0,"w":100,"h":100}]',
+			},
 		)
 		.min(1, 'must list at least 1 region (or leave the option out)'),
 );

@@ -14,8 +14,15 @@ const textFormatSchema = z
 	.object({ type: requiredText('type') })
 	.passthrough()
 	.superRefine((format, context) => {
-		if (format.type === 'json_schema' && (typeof format.schema !== 'object' || format.schema === null)) {
-			context.addIssue({ code: z.ZodIssueCode.custom, path: ['schema'], message: 'is required (a JSON schema object) when type is "json_schema"' });
+		if (
+			format.type === 'json_schema' &&
+			(typeof format.schema !== 'object' || format.schema === null)
+		) {
+			context.addIssue({
+				code: z.ZodIssueCode.custom,
+				path: ['schema'],
+				message: 'is required (a JSON schema object) when type is "json_schema"',
+			});
 		}
 	});
 
@@ -25,12 +32,16 @@ export const responsesRequestSchema = z
 		// A string is one user text; a list holds messages (developer/user/assistant) and
 		// other input items such as function_call_output.
 		input: fromJsonText(
-			z.union([z.string(), jsonObjectList], { errorMap: () => ({ message: 'must be text or a JSON array of input items' }) }),
+			z.union([z.string(), jsonObjectList], {
+				errorMap: () => ({ message: 'must be text or a JSON array of input items' }),
+			}),
 		).optional(),
 		instructions: z.string().optional(),
 		previous_response_id: z.string().trim().min(1, 'must not be empty').optional(),
 		conversation: fromJsonText(
-			z.union([z.string().trim().min(1), jsonObject], { errorMap: () => ({ message: 'must be a conversation ID or a JSON object' }) }),
+			z.union([z.string().trim().min(1), jsonObject], {
+				errorMap: () => ({ message: 'must be a conversation ID or a JSON object' }),
+			}),
 		).optional(),
 		reasoning: z
 			.object({ effort: z.string().optional(), summary: z.string().optional() })
@@ -60,7 +71,11 @@ export const responsesRequestSchema = z
 			});
 		}
 		if (request.stream_options !== undefined && request.stream !== true) {
-			context.addIssue({ code: z.ZodIssueCode.custom, path: ['stream_options'], message: 'is only allowed when streaming' });
+			context.addIssue({
+				code: z.ZodIssueCode.custom,
+				path: ['stream_options'],
+				message: 'is only allowed when streaming',
+			});
 		}
 	});
 

@@ -5,7 +5,8 @@ import type { ZodIssue, ZodType, ZodTypeDef } from 'zod';
 /** `messages[0].role` from a zod issue path. */
 export function fieldPath(path: ReadonlyArray<string | number>): string {
 	return path.reduce<string>(
-		(text, part) => (typeof part === 'number' ? `${text}[${part}]` : text ? `${text}.${part}` : part),
+		(text, part) =>
+			typeof part === 'number' ? `${text}[${part}]` : text ? `${text}.${part}` : part,
 		'',
 	);
 }
@@ -29,8 +30,16 @@ export function validateRequest<TOutput>(
 	if (result.success) return result.data;
 	const issues = result.error.issues;
 	const [first] = issues;
-	const more = issues.length > 1 ? ` (and ${issues.length - 1} more problem${issues.length > 2 ? 's' : ''})` : '';
-	return throwValidationError(node, itemIndex, `Item ${itemIndex}: ${describeIssue(first)}${more}`, issues);
+	const more =
+		issues.length > 1
+			? ` (and ${issues.length - 1} more problem${issues.length > 2 ? 's' : ''})`
+			: '';
+	return throwValidationError(
+		node,
+		itemIndex,
+		`Item ${itemIndex}: ${describeIssue(first)}${more}`,
+		issues,
+	);
 }
 
 function throwValidationError(

@@ -47,9 +47,16 @@ const IMAGE_TAIL_PROPERTY = 'familyAImageTailBinaryProperty';
 const IMAGE_LIST = 'familyAImageList';
 const OPTIONS = 'familyAOptions';
 
-const onlyFor = (endpoint: string, extra: IDataObject = {}) => ({ show: { [ENDPOINT]: [endpoint], ...extra } });
+const onlyFor = (endpoint: string, extra: IDataObject = {}) => ({
+	show: { [ENDPOINT]: [endpoint], ...extra },
+});
 
-const jsonOption = (displayName: string, name: string, description: string, list: boolean): INodeProperties => {
+const jsonOption = (
+	displayName: string,
+	name: string,
+	description: string,
+	list: boolean,
+): INodeProperties => {
 	const defaultJson = list ? '[]' : '{}';
 	return { displayName, name, type: 'json', default: defaultJson, description };
 };
@@ -74,7 +81,9 @@ function recordOf(body: unknown): Record<string, unknown> | undefined {
 function parseRecord(body: unknown, context: ParseContext): ParsedTask {
 	const record = recordOf(body) ?? {};
 	const result = asRecord(record.task_result) ?? {};
-	const videos = Array.isArray(result.videos) ? result.videos.map((video) => asRecord(video) ?? {}) : [];
+	const videos = Array.isArray(result.videos)
+		? result.videos.map((video) => asRecord(video) ?? {})
+		: [];
 	const status = mapStatus(FAMILY_A_STATUS, record.task_status);
 	const message = text(record.task_status_msg);
 	return {
@@ -88,7 +97,10 @@ function parseRecord(body: unknown, context: ParseContext): ParsedTask {
 				progress: null,
 				videoUrls: distinctUrls(videos.map((video) => video.url)),
 				lastFrameUrl: null,
-				error: status === 'failed' ? taskError(message ?? 'The task failed without a message', 'task_failed') : null,
+				error:
+					status === 'failed'
+						? taskError(message ?? 'The task failed without a message', 'task_failed')
+						: null,
 				createdAt: isoTime(record.created_at),
 				raw: body,
 			},
@@ -124,15 +136,24 @@ export const familyAFamily: TaskFamily = {
 	id: 'familyA',
 	displayName: 'Family A',
 	description: 'Omni-video and image-to-video under /vendor-a/v1/videos',
-	queryHint: 'Queried with GET /vendor-a/v1/videos/{endpoint}/{task_id}, under the endpoint the task was created with.',
+	queryHint:
+		'Queried with GET /vendor-a/v1/videos/{endpoint}/{task_id}, under the endpoint the task was created with.',
 	createProperties: forCreateOf('familyA', [
 		{
 			displayName: 'Endpoint',
 			name: ENDPOINT,
 			type: 'options',
 			options: [
-				{ name: 'Omni-Video', value: 'omni-video', description: 'Text, reference images, videos and subjects' },
-				{ name: 'Image to Video', value: 'image2video', description: 'Animate a first and/or last frame' },
+				{
+					name: 'Omni-Video',
+					value: 'omni-video',
+					description: 'Text, reference images, videos and subjects',
+				},
+				{
+					name: 'Image to Video',
+					value: 'image2video',
+					description: 'Animate a first and/or last frame',
+				},
 			],
 			default: 'omni-video',
 		},
@@ -150,7 +171,11 @@ export const familyAFamily: TaskFamily = {
 			type: 'options',
 			options: [
 				{ name: 'URL or Base64 Text', value: 'url' },
-				{ name: 'Binary Property', value: 'binary', description: 'Images from the input item, sent as Base64' },
+				{
+					name: 'Binary Property',
+					value: 'binary',
+					description: 'Images from the input item, sent as Base64',
+				},
 			],
 			default: 'url',
 			displayOptions: onlyFor('image2video'),
@@ -161,7 +186,8 @@ export const familyAFamily: TaskFamily = {
 			type: 'string',
 			default: '',
 			placeholder: 'https://example.com/first.png',
-			description: 'URL or Base64 of the first frame. At least one of first and last frame is required.',
+			description:
+				'URL or Base64 of the first frame. At least one of first and last frame is required.',
 			displayOptions: onlyFor('image2video', { [FRAME_SOURCE]: ['url'] }),
 		},
 		{
@@ -177,7 +203,8 @@ export const familyAFamily: TaskFamily = {
 			name: IMAGE_PROPERTY,
 			type: 'string',
 			default: 'data',
-			description: 'Binary property of the input item holding the first frame; leave empty for none',
+			description:
+				'Binary property of the input item holding the first frame; leave empty for none',
 			displayOptions: onlyFor('image2video', { [FRAME_SOURCE]: ['binary'] }),
 		},
 		{
@@ -212,14 +239,54 @@ export const familyAFamily: TaskFamily = {
 			placeholder: 'Add Option',
 			default: {},
 			options: [
-				{ displayName: 'Aspect Ratio', name: 'aspect_ratio', type: 'string', default: '16:9', description: 'Normally required unless a first frame or video editing is used' },
-				{ displayName: 'Callback URL', name: 'callback_url', type: 'string', default: '', description: 'Public URL that receives task status changes' },
-				jsonOption('Camera Control (JSON)', 'cameraControl', 'Image to video only. Passed to the upstream unchanged.', false),
-				{ displayName: 'CFG Scale', name: 'cfg_scale', type: 'number', typeOptions: { minValue: 0, maxValue: 1, numberPrecision: 2 }, default: 0.5, description: 'How strictly the video follows the prompt, 0 to 1' },
+				{
+					displayName: 'Aspect Ratio',
+					name: 'aspect_ratio',
+					type: 'string',
+					default: '16:9',
+					description: 'Normally required unless a first frame or video editing is used',
+				},
+				{
+					displayName: 'Callback URL',
+					name: 'callback_url',
+					type: 'string',
+					default: '',
+					description: 'Public URL that receives task status changes',
+				},
+				jsonOption(
+					'Camera Control (JSON)',
+					'cameraControl',
+					'Image to video only. Passed to the upstream unchanged.',
+					false,
+				),
+				{
+					displayName: 'CFG Scale',
+					name: 'cfg_scale',
+					type: 'number',
+					typeOptions: { minValue: 0, maxValue: 1, numberPrecision: 2 },
+					default: 0.5,
+					description: 'How strictly the video follows the prompt, 0 to 1',
+				},
 				{ displayName: 'Duration (Seconds)', name: 'duration', type: 'number', default: 5 },
-				jsonOption('Dynamic Masks (JSON)', 'dynamicMasks', 'Image to video only. List of local-region motion masks.', true),
-				jsonOption('Element List (JSON)', 'elementList', 'Subject references, at most 3. Image to video: not together with a voice list.', true),
-				{ displayName: 'External Task ID', name: 'external_task_id', type: 'string', default: '', description: 'Your own ID for the task, echoed in callbacks' },
+				jsonOption(
+					'Dynamic Masks (JSON)',
+					'dynamicMasks',
+					'Image to video only. List of local-region motion masks.',
+					true,
+				),
+				jsonOption(
+					'Element List (JSON)',
+					'elementList',
+					'Subject references, at most 3. Image to video: not together with a voice list.',
+					true,
+				),
+				{
+					displayName: 'External Task ID',
+					name: 'external_task_id',
+					type: 'string',
+					default: '',
+					description: 'Your own ID for the task, echoed in callbacks',
+				},
 				{
 					displayName: 'Mode',
 					name: 'mode',
@@ -254,9 +321,20 @@ export const familyAFamily: TaskFamily = {
 							displayName: 'Shot',
 							name: 'shots',
 							values: [
-								{ displayName: 'Index', name: 'index', type: 'number', typeOptions: { numberPrecision: 0 }, default: 1 },
+								{
+									displayName: 'Index',
+									name: 'index',
+									type: 'number',
+									typeOptions: { numberPrecision: 0 },
+									default: 1,
+								},
 								{ displayName: 'Prompt', name: 'prompt', type: 'string', default: '' },
-								{ displayName: 'Duration (Seconds)', name: 'duration', type: 'string', default: '5' },
+								{
+									displayName: 'Duration (Seconds)',
+									name: 'duration',
+									type: 'string',
+									default: '5',
+								},
 							],
 						},
 					],
@@ -282,17 +360,37 @@ export const familyAFamily: TaskFamily = {
 					],
 					default: 'off',
 				},
-				{ displayName: 'Static Mask', name: 'static_mask', type: 'string', default: '', description: 'Image to video only' },
+				{
+					displayName: 'Static Mask',
+					name: 'static_mask',
+					type: 'string',
+					default: '',
+					description: 'Image to video only',
+				},
 				jsonOption('Video List (JSON)', 'videoList', 'Omni-video only, at most 1 video', true),
-				jsonOption('Voice List (JSON)', 'voiceList', 'Image to video only, at most 2; not together with an element list', true),
-				jsonOption('Watermark Info (JSON)', 'watermarkInfo', 'Watermark control, e.g. {"enabled": true}', false),
+				jsonOption(
+					'Voice List (JSON)',
+					'voiceList',
+					'Image to video only, at most 2; not together with an element list',
+					true,
+				),
+				jsonOption(
+					'Watermark Info (JSON)',
+					'watermarkInfo',
+					'Watermark control, e.g. {"enabled": true}',
+					false,
+				),
 			],
 		},
 	]),
 	async buildCreateRequest(context, itemIndex, model) {
 		const endpoint = context.getNodeParameter(ENDPOINT, itemIndex, 'omni-video') as string;
 		if (!CREATE_ENDPOINTS.includes(endpoint)) {
-			throw new NodeOperationError(context.getNode(), `Item ${itemIndex}: "Endpoint": must be one of ${CREATE_ENDPOINTS.join(', ')}`, { itemIndex });
+			throw new NodeOperationError(
+				context.getNode(),
+				`Item ${itemIndex}: "Endpoint": must be one of ${CREATE_ENDPOINTS.join(', ')}`,
+				{ itemIndex },
+			);
 		}
 		const options = familyOptions(context, itemIndex, OPTIONS);
 		const { multiPrompt, multi_shot: multiShotOption, ...plain } = options;
@@ -302,7 +400,10 @@ export const familyAFamily: TaskFamily = {
 			model_name: model,
 			...compact({ prompt: context.getNodeParameter(PROMPT, itemIndex, '') as string, ...plain }),
 			...jsonFields(options, JSON_OPTIONS),
-			...compact({ multi_shot: multiShot(multiShotOption), multi_prompt: shots.length > 0 ? shots : undefined }),
+			...compact({
+				multi_shot: multiShot(multiShotOption),
+				multi_prompt: shots.length > 0 ? shots : undefined,
+			}),
 		};
 		let body: IDataObject;
 		if (endpoint === 'image2video') {
@@ -311,17 +412,35 @@ export const familyAFamily: TaskFamily = {
 				image: await frame(context, itemIndex, source, IMAGE, IMAGE_PROPERTY),
 				image_tail: await frame(context, itemIndex, source, IMAGE_TAIL, IMAGE_TAIL_PROPERTY),
 			});
-			body = validateRequest(familyAImage2VideoSchema, { ...common, ...frames, ...additionalBodyFields(context, itemIndex) }, context.getNode(), itemIndex) as IDataObject;
+			body = validateRequest(
+				familyAImage2VideoSchema,
+				{ ...common, ...frames, ...additionalBodyFields(context, itemIndex) },
+				context.getNode(),
+				itemIndex,
+			) as IDataObject;
 		} else {
-			const images = (context.getNodeParameter(`${IMAGE_LIST}.images`, itemIndex, []) as IDataObject[]).map((image) => ({ image_url: image.image_url }));
+			const images = (
+				context.getNodeParameter(`${IMAGE_LIST}.images`, itemIndex, []) as IDataObject[]
+			).map((image) => ({ image_url: image.image_url }));
 			body = validateRequest(
 				familyAOmniVideoSchema,
-				{ ...common, ...compact({ image_list: images.length > 0 ? images : undefined }), ...additionalBodyFields(context, itemIndex) },
+				{
+					...common,
+					...compact({ image_list: images.length > 0 ? images : undefined }),
+					...additionalBodyFields(context, itemIndex),
+				},
 				context.getNode(),
 				itemIndex,
 			) as IDataObject;
 		}
-		return { method: 'POST', path: `/vendor-a/v1/videos/${endpoint}`, body, envelope: 'familyA', model, endpoint };
+		return {
+			method: 'POST',
+			path: `/vendor-a/v1/videos/${endpoint}`,
+			body,
+			envelope: 'familyA',
+			model,
+			endpoint,
+		};
 	},
 	parseCreateResponse(body, context) {
 		const record = asRecord(body) ?? {};
@@ -348,14 +467,26 @@ export const familyAFamily: TaskFamily = {
 		};
 	},
 	buildQueryRequest(reference) {
-		const endpoint = reference.endpoint && (FAMILY_A_ENDPOINTS as readonly string[]).includes(reference.endpoint) ? reference.endpoint : 'omni-video';
-		return { method: 'GET', path: `/vendor-a/v1/videos/${endpoint}/${encodePathSegment(reference.taskId)}`, envelope: 'familyA' };
+		const endpoint =
+			reference.endpoint && (FAMILY_A_ENDPOINTS as readonly string[]).includes(reference.endpoint)
+				? reference.endpoint
+				: 'omni-video';
+		return {
+			method: 'GET',
+			path: `/vendor-a/v1/videos/${endpoint}/${encodePathSegment(reference.taskId)}`,
+			envelope: 'familyA',
+		};
 	},
 	parseTaskRecord: parseRecord,
-	pollPolicy: { firstPollAfterMs: 10_000, minIntervalMs: 10_000, guidance: 'Query every 10 seconds or more.' },
+	pollPolicy: {
+		firstPollAfterMs: 10_000,
+		minIntervalMs: 10_000,
+		guidance: 'Query every 10 seconds or more.',
+	},
 	recognizeCallback(body, context): NormalizedTask | undefined {
 		const record = recordOf(body);
-		if (!record || text(record.task_id) === undefined || typeof record.task_status !== 'string') return undefined;
+		if (!record || text(record.task_id) === undefined || typeof record.task_status !== 'string')
+			return undefined;
 		return parseRecord(body, callbackContext(context)).task;
 	},
 };

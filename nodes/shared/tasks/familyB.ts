@@ -38,7 +38,14 @@ export const familyBFamily: TaskFamily = {
 			type: 'notice',
 			default: '',
 		},
-		{ displayName: 'Prompt', name: PROMPT, type: 'string', typeOptions: { rows: 3 }, default: '', description: 'Main field for text to video; required unless File Infos are given' },
+		{
+			displayName: 'Prompt',
+			name: PROMPT,
+			type: 'string',
+			typeOptions: { rows: 3 },
+			default: '',
+			description: 'Main field for text to video; required unless File Infos are given',
+		},
 		{
 			displayName: 'Video Options',
 			name: OPTIONS,
@@ -46,28 +53,83 @@ export const familyBFamily: TaskFamily = {
 			placeholder: 'Add Option',
 			default: {},
 			options: [
-				{ displayName: 'Enhance Prompt', name: 'EnhancePrompt', type: 'string', default: '', description: 'Prompt enhancement content' },
-				{ displayName: 'Ext Info (JSON)', name: 'extInfo', type: 'json', default: '{}', description: 'Extension information, passed unchanged' },
-				{ displayName: 'File Infos (JSON)', name: 'fileInfos', type: 'json', default: '[]', description: 'Resources for image, reference, video-reference or edit scenes, passed unchanged' },
+				{
+					displayName: 'Enhance Prompt',
+					name: 'EnhancePrompt',
+					type: 'string',
+					default: '',
+					description: 'Prompt enhancement content',
+				},
+				{
+					displayName: 'Ext Info (JSON)',
+					name: 'extInfo',
+					type: 'json',
+					default: '{}',
+					description: 'Extension information, passed unchanged',
+				},
+				{
+					displayName: 'File Infos (JSON)',
+					name: 'fileInfos',
+					type: 'json',
+					default: '[]',
+					description:
+						'Resources for image, reference, video-reference or edit scenes, passed unchanged',
+				},
 				{ displayName: 'Input Region', name: 'InputRegion', type: 'string', default: '' },
 				{ displayName: 'Last Frame File ID', name: 'LastFrameFileId', type: 'string', default: '' },
 				{ displayName: 'Last Frame URL', name: 'LastFrameUrl', type: 'string', default: '' },
 				{ displayName: 'Model Version', name: 'ModelVersion', type: 'string', default: '' },
 				{ displayName: 'Negative Prompt', name: 'NegativePrompt', type: 'string', default: '' },
-				{ displayName: 'Output Config (JSON)', name: 'outputConfig', type: 'json', default: '{}', description: 'Further OutputConfig members, merged with Output Duration and Output Resolution' },
-				{ displayName: 'Output Duration (Seconds)', name: 'outputDuration', type: 'number', typeOptions: { minValue: 1, numberPrecision: 0 }, default: 5, description: 'OutputConfig.Duration' },
-				{ displayName: 'Output Resolution', name: 'outputResolution', type: 'string', default: '720p', description: 'OutputConfig.Resolution' },
+				{
+					displayName: 'Output Config (JSON)',
+					name: 'outputConfig',
+					type: 'json',
+					default: '{}',
+					description:
+						'Further OutputConfig members, merged with Output Duration and Output Resolution',
+				},
+				{
+					displayName: 'Output Duration (Seconds)',
+					name: 'outputDuration',
+					type: 'number',
+					typeOptions: { minValue: 1, numberPrecision: 0 },
+					default: 5,
+					description: 'OutputConfig.Duration',
+				},
+				{
+					displayName: 'Output Resolution',
+					name: 'outputResolution',
+					type: 'string',
+					default: '720p',
+					description: 'OutputConfig.Resolution',
+				},
 				{ displayName: 'Scene Type', name: 'SceneType', type: 'string', default: '' },
-				{ displayName: 'Seed', name: 'Seed', type: 'number', typeOptions: { numberPrecision: 0 }, default: 0 },
+				{
+					displayName: 'Seed',
+					name: 'Seed',
+					type: 'number',
+					typeOptions: { numberPrecision: 0 },
+					default: 0,
+				},
 				{ displayName: 'Session Context', name: 'SessionContext', type: 'string', default: '' },
 				{ displayName: 'Session ID', name: 'SessionId', type: 'string', default: '' },
-				{ displayName: 'Tasks Priority', name: 'TasksPriority', type: 'number', typeOptions: { numberPrecision: 0 }, default: 0 },
+				{
+					displayName: 'Tasks Priority',
+					name: 'TasksPriority',
+					type: 'number',
+					typeOptions: { numberPrecision: 0 },
+					default: 0,
+				},
 			],
 		},
 	]),
 	async buildCreateRequest(context, itemIndex, model) {
-		const { outputConfig, outputDuration, outputResolution, fileInfos, extInfo, ...plain } = familyOptions(context, itemIndex, OPTIONS);
-		const output = { ...(asRecord(jsonValue(outputConfig)) ?? {}), ...compact({ Duration: outputDuration, Resolution: outputResolution }) };
+		const { outputConfig, outputDuration, outputResolution, fileInfos, extInfo, ...plain } =
+			familyOptions(context, itemIndex, OPTIONS);
+		const output = {
+			...(asRecord(jsonValue(outputConfig)) ?? {}),
+			...compact({ Duration: outputDuration, Resolution: outputResolution }),
+		};
 		const body = validateRequest(
 			familyBCreateSchema,
 			{
@@ -82,7 +144,13 @@ export const familyBFamily: TaskFamily = {
 			itemIndex,
 		);
 		if (body.Prompt === '') delete body.Prompt;
-		return { method: 'POST', path: '/vendor-b/v1/video/generations', body: body as IDataObject, envelope: 'none', model };
+		return {
+			method: 'POST',
+			path: '/vendor-b/v1/video/generations',
+			body: body as IDataObject,
+			envelope: 'none',
+			model,
+		};
 	},
 	...videoTaskQuerying('familyB', FAMILY_B_STATUS),
 	recognizeCallback: () => undefined,

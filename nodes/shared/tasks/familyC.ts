@@ -4,7 +4,15 @@ import { familyCCreateSchema } from '../schemas/video/familyC';
 import { validateRequest } from '../schemas/validate';
 import { additionalBodyFields, compact, familyOptions, jsonFields, listOfText } from './parameters';
 import type { NormalizedTask, StatusTable, TaskFamily } from './task';
-import { asRecord, callbackContext, forCreateOf, mapStatus, normalizedTask, requireTaskId, text } from './task';
+import {
+	asRecord,
+	callbackContext,
+	forCreateOf,
+	mapStatus,
+	normalizedTask,
+	requireTaskId,
+	text,
+} from './task';
 import { parseVideoRecord, videoTaskQuerying } from './videoRecord';
 
 /**
@@ -53,7 +61,14 @@ export const familyCFamily: TaskFamily = {
 	description: 'POST /vendor-c/ent/v2/reference2video, reference to video',
 	queryHint: 'Queried with GET /v1/videos/{id}, which accepts Family C ids.',
 	createProperties: forCreateOf('familyC', [
-		{ displayName: 'Prompt', name: PROMPT, type: 'string', typeOptions: { rows: 3 }, default: '', required: true },
+		{
+			displayName: 'Prompt',
+			name: PROMPT,
+			type: 'string',
+			typeOptions: { rows: 3 },
+			default: '',
+			required: true,
+		},
 		{
 			displayName: 'Video Options',
 			name: OPTIONS,
@@ -73,13 +88,37 @@ export const familyCFamily: TaskFamily = {
 				booleanOption('Is Rec', 'is_rec', 'Whether to use a recommended voice or audio'),
 				textOption('Movement Amplitude', 'movement_amplitude'),
 				booleanOption('Off Peak', 'off_peak', 'Whether to run in off-peak mode'),
-				{ displayName: 'Params (JSON)', name: 'params', type: 'json', default: '{}', description: 'Passed to the upstream unchanged' },
-				{ displayName: 'Payload (JSON)', name: 'payload', type: 'json', default: '{}', description: 'Passed to the upstream unchanged' },
+				{
+					displayName: 'Params (JSON)',
+					name: 'params',
+					type: 'json',
+					default: '{}',
+					description: 'Passed to the upstream unchanged',
+				},
+				{
+					displayName: 'Payload (JSON)',
+					name: 'payload',
+					type: 'json',
+					default: '{}',
+					description: 'Passed to the upstream unchanged',
+				},
 				textOption('Resolution', 'resolution'),
-				{ displayName: 'Seed', name: 'seed', type: 'number', typeOptions: { numberPrecision: 0 }, default: 0 },
+				{
+					displayName: 'Seed',
+					name: 'seed',
+					type: 'number',
+					typeOptions: { numberPrecision: 0 },
+					default: 0,
+				},
 				textOption('Size', 'size', 'Alternative to Resolution'),
 				textOption('Style', 'style'),
-				{ displayName: 'Subjects (JSON)', name: 'subjects', type: 'json', default: '[]', description: 'List of subject objects, passed unchanged' },
+				{
+					displayName: 'Subjects (JSON)',
+					name: 'subjects',
+					type: 'json',
+					default: '[]',
+					description: 'List of subject objects, passed unchanged',
+				},
 				textOption('Type', 'type', 'Reference video type'),
 				textOption('Version', 'version', 'Model version'),
 				textOption('Videos', 'videos', 'Reference video URLs, separated by commas or new lines'),
@@ -104,7 +143,13 @@ export const familyCFamily: TaskFamily = {
 			context.getNode(),
 			itemIndex,
 		);
-		return { method: 'POST', path: '/vendor-c/ent/v2/reference2video', body: body as IDataObject, envelope: 'none', model };
+		return {
+			method: 'POST',
+			path: '/vendor-c/ent/v2/reference2video',
+			body: body as IDataObject,
+			envelope: 'none',
+			model,
+		};
 	},
 	parseCreateResponse(body, context) {
 		const record = asRecord(body) ?? {};
@@ -113,7 +158,17 @@ export const familyCFamily: TaskFamily = {
 		const rawStatus = text(record.state) ?? text(record.status) ?? null;
 		return {
 			task: normalizedTask(
-				{ family: 'familyC', taskId, status: rawStatus ? mapStatus(FAMILY_C_STATUS, rawStatus) : 'queued', rawStatus, progress: null, videoUrls: [], lastFrameUrl: null, error: null, raw: body },
+				{
+					family: 'familyC',
+					taskId,
+					status: rawStatus ? mapStatus(FAMILY_C_STATUS, rawStatus) : 'queued',
+					rawStatus,
+					progress: null,
+					videoUrls: [],
+					lastFrameUrl: null,
+					error: null,
+					raw: body,
+				},
 				context,
 			),
 			inlineVideos: [],
@@ -124,7 +179,10 @@ export const familyCFamily: TaskFamily = {
 	pollPolicy: querying.pollPolicy,
 	recognizeCallback(body, context): NormalizedTask | undefined {
 		const record = asRecord(body);
-		if (!record || typeof record.state !== 'string' || text(record.id) === undefined) return undefined;
-		return parseVideoRecord(body, 'familyC', FAMILY_C_STATUS, callbackContext(context), { statusField: 'state' }).task;
+		if (!record || typeof record.state !== 'string' || text(record.id) === undefined)
+			return undefined;
+		return parseVideoRecord(body, 'familyC', FAMILY_C_STATUS, callbackContext(context), {
+			statusField: 'state',
+		}).task;
 	},
 };

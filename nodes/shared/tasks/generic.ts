@@ -28,7 +28,14 @@ export const genericFamily: TaskFamily = {
 	description: 'POST /v1/videos, text or image to video',
 	queryHint: 'Queried with GET /v1/videos/{video_id}.',
 	createProperties: forCreateOf('generic', [
-		{ displayName: 'Prompt', name: PROMPT, type: 'string', typeOptions: { rows: 3 }, default: '', required: true },
+		{
+			displayName: 'Prompt',
+			name: PROMPT,
+			type: 'string',
+			typeOptions: { rows: 3 },
+			default: '',
+			required: true,
+		},
 		{
 			displayName: 'Video Options',
 			name: OPTIONS,
@@ -36,7 +43,13 @@ export const genericFamily: TaskFamily = {
 			placeholder: 'Add Option',
 			default: {},
 			options: [
-				{ displayName: 'AIGC Watermark', name: 'aigc_watermark', type: 'boolean', default: false, description: 'Whether to add the AI-generated content watermark (metadata flag)' },
+				{
+					displayName: 'AIGC Watermark',
+					name: 'aigc_watermark',
+					type: 'boolean',
+					default: false,
+					description: 'Whether to add the AI-generated content watermark (metadata flag)',
+				},
 				{
 					displayName: 'Duration',
 					name: 'duration',
@@ -47,8 +60,20 @@ export const genericFamily: TaskFamily = {
 					],
 					default: 6,
 				},
-				{ displayName: 'Fast Pretreatment', name: 'fast_pretreatment', type: 'boolean', default: false, description: 'Whether to use fast pre-processing (metadata flag)' },
-				{ displayName: 'Prompt Optimizer', name: 'prompt_optimizer', type: 'boolean', default: true, description: 'Whether the gateway may rewrite the prompt (metadata flag)' },
+				{
+					displayName: 'Fast Pretreatment',
+					name: 'fast_pretreatment',
+					type: 'boolean',
+					default: false,
+					description: 'Whether to use fast pre-processing (metadata flag)',
+				},
+				{
+					displayName: 'Prompt Optimizer',
+					name: 'prompt_optimizer',
+					type: 'boolean',
+					default: true,
+					description: 'Whether the gateway may rewrite the prompt (metadata flag)',
+				},
 				{
 					displayName: 'Size',
 					name: 'size',
@@ -66,7 +91,8 @@ export const genericFamily: TaskFamily = {
 		const options = familyOptions(context, itemIndex, OPTIONS);
 		const metadata: Record<string, unknown> = {};
 		const plain: Record<string, unknown> = {};
-		for (const [key, value] of Object.entries(options)) (METADATA_FLAGS.includes(key) ? metadata : plain)[key] = value;
+		for (const [key, value] of Object.entries(options))
+			(METADATA_FLAGS.includes(key) ? metadata : plain)[key] = value;
 		const extra = additionalBodyFields(context, itemIndex);
 		const body = validateRequest(
 			genericVideoCreateSchema,
@@ -80,7 +106,13 @@ export const genericFamily: TaskFamily = {
 			context.getNode(),
 			itemIndex,
 		);
-		return { method: 'POST', path: '/v1/videos', body: body as IDataObject, envelope: 'none', model };
+		return {
+			method: 'POST',
+			path: '/v1/videos',
+			body: body as IDataObject,
+			envelope: 'none',
+			model,
+		};
 	},
 	...videoTaskQuerying('generic', GENERIC_STATUS),
 	// No callback is documented for this family.

@@ -5,7 +5,16 @@ import { longRunningCreateSchema } from '../schemas/video/longRunning';
 import { validateRequest } from '../schemas/validate';
 import { additionalBodyFields, compact, familyOptions } from './parameters';
 import type { InlineVideo, ParseContext, ParsedTask, TaskFamily, TaskStatus } from './task';
-import { asRecord, distinctUrls, encodePathSegment, forCreateOf, normalizedTask, requireTaskId, taskError, text } from './task';
+import {
+	asRecord,
+	distinctUrls,
+	encodePathSegment,
+	forCreateOf,
+	normalizedTask,
+	requireTaskId,
+	taskError,
+	text,
+} from './task';
 
 /**
  * Long-running operations: POST /v1beta/models/{model}:predictLongRunning → {name};
@@ -18,7 +27,10 @@ const PARAMETERS = 'longRunningParameters';
 const NAME_PATTERN = /^models\/([^/]+)\/operations\/([^/]+)$/;
 
 /** The normalized status of an operation. A done operation with no videos failed (safety filter). */
-export function longRunningStatus(operation: unknown): { status: TaskStatus; rawStatus: string | null } {
+export function longRunningStatus(operation: unknown): {
+	status: TaskStatus;
+	rawStatus: string | null;
+} {
 	const record = asRecord(operation);
 	if (!record || typeof record.done !== 'boolean') return { status: 'unknown', rawStatus: null };
 	if (!record.done) {
@@ -28,7 +40,10 @@ export function longRunningStatus(operation: unknown): { status: TaskStatus; raw
 	}
 	if (record.error) return { status: 'failed', rawStatus: 'done=true' };
 	const videos = asRecord(record.response)?.videos;
-	return { status: Array.isArray(videos) && videos.length > 0 ? 'succeeded' : 'failed', rawStatus: 'done=true' };
+	return {
+		status: Array.isArray(videos) && videos.length > 0 ? 'succeeded' : 'failed',
+		rawStatus: 'done=true',
+	};
 }
 
 /** Splits `models/<model>/operations/<id>`; a bare id is returned as it is. */
@@ -39,15 +54,21 @@ export function splitOperationName(name: string): { model?: string; taskId: stri
 
 function filteredMessage(response: Record<string, unknown>): string {
 	const reasons = response.raiMediaFilteredReasons;
-	const detail = Array.isArray(reasons) && reasons.length > 0 ? `: ${reasons.map(String).join('; ')}` : '';
+	const detail =
+		Array.isArray(reasons) && reasons.length > 0 ? `: ${reasons.map(String).join('; ')}` : '';
 	return `The operation finished without any video (probably removed by the safety filter)${detail}`;
 }
 
 /** Takes the base64 bytes out of the body: they become binary data, not a huge JSON string. */
-function withoutInlineBytes(body: unknown): { raw: unknown; inlineVideos: InlineVideo[]; urls: string[] } {
+function withoutInlineBytes(body: unknown): {
+	raw: unknown;
+	inlineVideos: InlineVideo[];
+	urls: string[];
+} {
 	const record = asRecord(body);
 	const response = asRecord(record?.response);
-	if (!record || !response || !Array.isArray(response.videos)) return { raw: body, inlineVideos: [], urls: [] };
+	if (!record || !response || !Array.isArray(response.videos))
+		return { raw: body, inlineVideos: [], urls: [] };
 	const inlineVideos: InlineVideo[] = [];
 	const urls: unknown[] = [];
 	const videos = response.videos.map((entry: unknown) => {
@@ -56,10 +77,20 @@ function withoutInlineBytes(body: unknown): { raw: unknown; inlineVideos: Inline
 		const { bytesBase64Encoded, ...rest } = video;
 		urls.push(video.uri, video.gcsUri, video.url);
 		if (typeof bytesBase64Encoded !== 'string') return video;
-		inlineVideos.push({ base64: bytesBase64Encoded, mimeType: text(video.mimeType) ?? 'video/mp4' });
-		return { ...rest, bytesBase64Encoded: `[${Math.floor((bytesBase64Encoded.length * 3) / 4)} bytes, stored as binary data]` };
+		inlineVideos.push({
+			base64: bytesBase64Encoded,
+			mimeType: text(video.mimeType) ?? 'video/mp4',
+		});
+		return {
+			...rest,
+			bytesBase64Encoded: `[${Math.floor((bytesBase64Encoded.length * 3) / 4)} bytes, stored as binary data]`,
+		};
 	});
-	return { raw: { ...record, response: { ...response, videos } }, inlineVideos, urls: distinctUrls(urls) };
+	return {
+		raw: { ...record, response: { ...response, videos } },
+		inlineVideos,
+		urls: distinctUrls(urls),
+	};
 }
 
 function parseOperation(body: unknown, context: ParseContext): ParsedTask {
@@ -69,7 +100,8 @@ function parseOperation(body: unknown, context: ParseContext): ParsedTask {
 	const { raw, inlineVideos, urls } = withoutInlineBytes(body);
 	const response = asRecord(record.response) ?? {};
 	let error = status === 'failed' ? taskError(record.error, 'operation_failed') : null;
-	if (status === 'failed' && !error) error = { code: 'no_videos', message: filteredMessage(response) };
+	if (status === 'failed' && !error)
+		error = { code: 'no_videos', message: filteredMessage(response) };
 	return {
 		task: normalizedTask(
 			{
@@ -117,9 +149,29 @@ export const longRunningFamily: TaskFamily = {
 					displayName: 'Instance',
 					name: 'instances',
 					values: [
-						{ displayName: 'Prompt', name: 'prompt', type: 'string', typeOptions: { rows: 3 }, default: '' },
-						{ displayName: 'Image Binary Property', name: 'imageBinaryProperty', type: 'string', default: '', description: 'Binary property of the input item holding the first frame (sent as Base64); leave empty for none' },
-						{ displayName: 'Last Frame Binary Property', name: 'lastFrameBinaryProperty', type: 'string', default: '', description: 'Binary property of the input item holding the last frame; leave empty for none' },
+						{
+							displayName: 'Prompt',
+							name: 'prompt',
+							type: 'string',
+							typeOptions: { rows: 3 },
+							default: '',
+						},
+						{
+							displayName: 'Image Binary Property',
+							name: 'imageBinaryProperty',
+							type: 'string',
+							default: '',
+							description:
+								'Binary property of the input item holding the first frame (sent as Base64); leave empty for none',
+						},
+						{
+							displayName: 'Last Frame Binary Property',
+							name: 'lastFrameBinaryProperty',
+							type: 'string',
+							default: '',
+							description:
+								'Binary property of the input item holding the last frame; leave empty for none',
+						},
 					],
 				},
 			],
@@ -132,17 +184,34 @@ export const longRunningFamily: TaskFamily = {
 			default: {},
 			options: [
 				{ displayName: 'Aspect Ratio', name: 'aspectRatio', type: 'string', default: '16:9' },
-				{ displayName: 'Duration (Seconds)', name: 'durationSeconds', type: 'number', typeOptions: { minValue: 1, numberPrecision: 0 }, default: 8 },
+				{
+					displayName: 'Duration (Seconds)',
+					name: 'durationSeconds',
+					type: 'number',
+					typeOptions: { minValue: 1, numberPrecision: 0 },
+					default: 8,
+				},
 				{ displayName: 'Enhance Prompt', name: 'enhancePrompt', type: 'boolean', default: true },
 				{ displayName: 'Generate Audio', name: 'generateAudio', type: 'boolean', default: false },
 				{ displayName: 'Negative Prompt', name: 'negativePrompt', type: 'string', default: '' },
 				{ displayName: 'Resolution', name: 'resolution', type: 'string', default: '720p' },
-				{ displayName: 'Sample Count', name: 'sampleCount', type: 'number', typeOptions: { minValue: 1, numberPrecision: 0 }, default: 1, description: 'How many videos to generate' },
+				{
+					displayName: 'Sample Count',
+					name: 'sampleCount',
+					type: 'number',
+					typeOptions: { minValue: 1, numberPrecision: 0 },
+					default: 1,
+					description: 'How many videos to generate',
+				},
 			],
 		},
 	]),
 	async buildCreateRequest(context, itemIndex, model) {
-		const entries = context.getNodeParameter(`${INSTANCES}.instances`, itemIndex, []) as IDataObject[];
+		const entries = context.getNodeParameter(
+			`${INSTANCES}.instances`,
+			itemIndex,
+			[],
+		) as IDataObject[];
 		const instances: IDataObject[] = [];
 		for (const entry of entries) {
 			instances.push(
@@ -156,11 +225,22 @@ export const longRunningFamily: TaskFamily = {
 		const parameters = compact(familyOptions(context, itemIndex, PARAMETERS));
 		const { model: validModel, ...body } = validateRequest(
 			longRunningCreateSchema,
-			{ model, instances, ...(Object.keys(parameters).length > 0 ? { parameters } : {}), ...additionalBodyFields(context, itemIndex) },
+			{
+				model,
+				instances,
+				...(Object.keys(parameters).length > 0 ? { parameters } : {}),
+				...additionalBodyFields(context, itemIndex),
+			},
 			context.getNode(),
 			itemIndex,
 		);
-		return { method: 'POST', path: `/v1beta/models/${encodePathSegment(validModel)}:predictLongRunning`, body: body as IDataObject, envelope: 'none', model: validModel };
+		return {
+			method: 'POST',
+			path: `/v1beta/models/${encodePathSegment(validModel)}:predictLongRunning`,
+			body: body as IDataObject,
+			envelope: 'none',
+			model: validModel,
+		};
 	},
 	parseCreateResponse(body, context) {
 		const name = text(asRecord(body)?.name);
@@ -175,11 +255,20 @@ export const longRunningFamily: TaskFamily = {
 	buildQueryRequest(reference) {
 		const split = splitOperationName(reference.taskId);
 		const model = split.model ?? reference.model ?? '';
-		if (model.trim() === '') throw new Error('A long-running operation needs its model to be queried');
-		return { method: 'GET', path: `/v1/models/${encodePathSegment(model)}/operations/${encodePathSegment(split.taskId)}`, envelope: 'none' };
+		if (model.trim() === '')
+			throw new Error('A long-running operation needs its model to be queried');
+		return {
+			method: 'GET',
+			path: `/v1/models/${encodePathSegment(model)}/operations/${encodePathSegment(split.taskId)}`,
+			envelope: 'none',
+		};
 	},
 	parseTaskRecord: parseOperation,
-	pollPolicy: { firstPollAfterMs: 10_000, minIntervalMs: 10_000, guidance: 'The upstream recommends polling every 10 seconds.' },
+	pollPolicy: {
+		firstPollAfterMs: 10_000,
+		minIntervalMs: 10_000,
+		guidance: 'The upstream recommends polling every 10 seconds.',
+	},
 	// No callback is documented for this family.
 	recognizeCallback: () => undefined,
 };

@@ -42,13 +42,21 @@ export function listOfText(value: unknown): string[] | undefined {
 		.filter((entry) => entry !== '');
 }
 
-export function familyOptions(context: IExecuteFunctions, itemIndex: number, name: string): IDataObject {
+export function familyOptions(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	name: string,
+): IDataObject {
 	return context.getNodeParameter(name, itemIndex, {}) as IDataObject;
 }
 
 /** The "Additional Body Fields (JSON)" escape hatch for fields a newer gateway adds. */
 export function additionalBodyFields(context: IExecuteFunctions, itemIndex: number): IDataObject {
-	const raw = context.getNodeParameter(`${NODE_OPTIONS}.${ADDITIONAL_BODY_FIELDS}`, itemIndex, '') as unknown;
+	const raw = context.getNodeParameter(
+		`${NODE_OPTIONS}.${ADDITIONAL_BODY_FIELDS}`,
+		itemIndex,
+		'',
+	) as unknown;
 	const value = jsonValue(raw);
 	if (value === undefined) return {};
 	if (value === null || typeof value !== 'object' || Array.isArray(value)) {

@@ -103,7 +103,11 @@ export interface TaskFamily {
 	createProperties: INodeProperties[];
 	/** A hint about how Get Status queries this family. */
 	queryHint: string;
-	buildCreateRequest(context: IExecuteFunctions, itemIndex: number, model: string): Promise<CreateRequest>;
+	buildCreateRequest(
+		context: IExecuteFunctions,
+		itemIndex: number,
+		model: string,
+	): Promise<CreateRequest>;
 	parseCreateResponse(body: unknown, context: ParseContext): ParsedTask;
 	buildQueryRequest(reference: TaskReference): FamilyRequest;
 	parseTaskRecord(body: unknown, context: ParseContext): ParsedTask;
@@ -157,7 +161,9 @@ export function isDone(status: TaskStatus): boolean {
 export type JsonRecord = Record<string, unknown>;
 
 export function asRecord(value: unknown): JsonRecord | undefined {
-	return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as JsonRecord) : undefined;
+	return value !== null && typeof value === 'object' && !Array.isArray(value)
+		? (value as JsonRecord)
+		: undefined;
 }
 
 export function text(value: unknown): string | undefined {
@@ -230,7 +236,10 @@ export function normalizedTask(
 	if (fields.endpoint !== undefined) task.endpoint = fields.endpoint;
 	// A failure always explains itself.
 	if (task.status === 'failed' && !task.error) {
-		task.error = { code: 'task_failed', message: `The task ended with status "${task.rawStatus ?? 'failed'}"` };
+		task.error = {
+			code: 'task_failed',
+			message: `The task ended with status "${task.rawStatus ?? 'failed'}"`,
+		};
 	}
 	return task;
 }

@@ -154,12 +154,45 @@ export const taskSFamily: TaskFamily = {
 			placeholder: 'Add Option',
 			default: {},
 			options: [
-				{ displayName: 'Callback URL', name: 'callback_url', type: 'string', default: '', placeholder: 'https://example.com/hook?secret=...', description: 'Public URL that receives every status change (a Task Callback Trigger webhook, for example)' },
-				{ displayName: 'Duration (Seconds)', name: 'duration', type: 'number', typeOptions: { minValue: 1 }, default: 5 },
+				{
+					displayName: 'Callback URL',
+					name: 'callback_url',
+					type: 'string',
+					default: '',
+					placeholder: 'https://example.com/hook?secret=...',
+					description:
+						'Public URL that receives every status change (a Task Callback Trigger webhook, for example)',
+				},
+				{
+					displayName: 'Duration (Seconds)',
+					name: 'duration',
+					type: 'number',
+					typeOptions: { minValue: 1 },
+					default: 5,
+				},
 				{ displayName: 'Generate Audio', name: 'generate_audio', type: 'boolean', default: false },
-				{ displayName: 'Ratio', name: 'ratio', type: 'string', default: '16:9', description: 'Aspect ratio in the form width:height' },
-				{ displayName: 'Resolution', name: 'resolution', type: 'string', default: '720p', placeholder: 'e.g. 720p' },
-				{ displayName: 'Seed', name: 'seed', type: 'number', typeOptions: { numberPrecision: 0 }, default: -1, description: 'Random seed; -1 lets the model choose' },
+				{
+					displayName: 'Ratio',
+					name: 'ratio',
+					type: 'string',
+					default: '16:9',
+					description: 'Aspect ratio in the form width:height',
+				},
+				{
+					displayName: 'Resolution',
+					name: 'resolution',
+					type: 'string',
+					default: '720p',
+					placeholder: 'e.g. 720p',
+				},
+				{
+					displayName: 'Seed',
+					name: 'seed',
+					type: 'number',
+					typeOptions: { numberPrecision: 0 },
+					default: -1,
+					description: 'Random seed; -1 lets the model choose',
+				},
 				{ displayName: 'Watermark', name: 'watermark', type: 'boolean', default: false },
 			],
 		},
@@ -169,36 +202,63 @@ export const taskSFamily: TaskFamily = {
 		const options = familyOptions(context, itemIndex, OPTIONS);
 		const body = validateRequest(
 			taskSCreateSchema,
-			{ model, content: entries.map(contentItem), ...compact(options), ...additionalBodyFields(context, itemIndex) },
+			{
+				model,
+				content: entries.map(contentItem),
+				...compact(options),
+				...additionalBodyFields(context, itemIndex),
+			},
 			context.getNode(),
 			itemIndex,
 		);
-		return { method: 'POST', path: '/v1/task/create', body: body as IDataObject, envelope: 'familyS', model };
+		return {
+			method: 'POST',
+			path: '/v1/task/create',
+			body: body as IDataObject,
+			envelope: 'familyS',
+			model,
+		};
 	},
 	parseCreateResponse(body, context) {
 		const record = asRecord(body) ?? {};
 		const taskId = requireTaskId(text(record.id) ?? text(asRecord(record.data)?.id), 'taskS', body);
 		return {
 			task: normalizedTask(
-				{ family: 'taskS', taskId, status: 'queued', rawStatus: null, progress: null, videoUrls: [], lastFrameUrl: null, error: null, raw: body },
+				{
+					family: 'taskS',
+					taskId,
+					status: 'queued',
+					rawStatus: null,
+					progress: null,
+					videoUrls: [],
+					lastFrameUrl: null,
+					error: null,
+					raw: body,
+				},
 				context,
 			),
 			inlineVideos: [],
 		};
 	},
 	buildQueryRequest(reference) {
-		return { method: 'GET', path: `/v1/task/get/${encodePathSegment(reference.taskId)}`, envelope: 'familyS' };
+		return {
+			method: 'GET',
+			path: `/v1/task/get/${encodePathSegment(reference.taskId)}`,
+			envelope: 'familyS',
+		};
 	},
 	parseTaskRecord: parseRecord,
 	pollPolicy: {
 		firstPollAfterMs: 10 * 60_000,
 		minIntervalMs: 60_000,
-		guidance: 'Query only when no callback arrived 10 minutes after creation, then at most once per minute.',
+		guidance:
+			'Query only when no callback arrived 10 minutes after creation, then at most once per minute.',
 	},
 	recognizeCallback(body, context): NormalizedTask | undefined {
 		const record = recordOf(body);
 		// A Family A record has task_id/task_status; a Family C one has state/creations.
-		if (!record || text(record.id) === undefined || typeof record.status !== 'string') return undefined;
+		if (!record || text(record.id) === undefined || typeof record.status !== 'string')
+			return undefined;
 		if ('task_status' in record || 'state' in record || 'creations' in record) return undefined;
 		return parseRecord(body, callbackContext(context)).task;
 	},

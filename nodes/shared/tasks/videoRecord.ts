@@ -1,5 +1,24 @@
-import type { FamilyId, ParseContext, ParsedTask, PollPolicy, StatusTable, TaskFamily, TaskStatus } from './task';
-import { asRecord, distinctUrls, encodePathSegment, finiteNumber, isoTime, mapStatus, normalizedTask, requireTaskId, taskError, text } from './task';
+import type {
+	FamilyId,
+	ParseContext,
+	ParsedTask,
+	PollPolicy,
+	StatusTable,
+	TaskFamily,
+	TaskStatus,
+} from './task';
+import {
+	asRecord,
+	distinctUrls,
+	encodePathSegment,
+	finiteNumber,
+	isoTime,
+	mapStatus,
+	normalizedTask,
+	requireTaskId,
+	taskError,
+	text,
+} from './task';
 
 /**
  * The generic video task record (`GET /v1/videos/{id}`), which the generic family, Family B
@@ -41,7 +60,11 @@ export function parseVideoRecord(
 	options: { statusField?: string; idField?: string } = {},
 ): ParsedTask {
 	const record = asRecord(body) ?? {};
-	const rawStatus = text(record[options.statusField ?? 'status']) ?? text(record.status) ?? text(record.state) ?? null;
+	const rawStatus =
+		text(record[options.statusField ?? 'status']) ??
+		text(record.status) ??
+		text(record.state) ??
+		null;
 	let status: TaskStatus = mapStatus(table, rawStatus);
 	const error = taskError(record.error);
 	// Upstreams that say "finished" for both outcomes report the failure in `error`.
@@ -50,7 +73,8 @@ export function parseVideoRecord(
 		task: normalizedTask(
 			{
 				family,
-				taskId: text(record[options.idField ?? 'id']) ?? text(record.id) ?? text(record.task_id) ?? '',
+				taskId:
+					text(record[options.idField ?? 'id']) ?? text(record.id) ?? text(record.task_id) ?? '',
 				model: text(record.model) ?? context.model,
 				status,
 				rawStatus,
@@ -82,9 +106,16 @@ export function videoTaskQuerying(
 	family: FamilyId,
 	table: StatusTable,
 	options: { statusField?: string } = {},
-): Pick<TaskFamily, 'buildQueryRequest' | 'parseTaskRecord' | 'pollPolicy' | 'parseCreateResponse'> {
+): Pick<
+	TaskFamily,
+	'buildQueryRequest' | 'parseTaskRecord' | 'pollPolicy' | 'parseCreateResponse'
+> {
 	return {
-		buildQueryRequest: (reference) => ({ method: 'GET', path: videoQueryPath(reference.taskId), envelope: 'none' }),
+		buildQueryRequest: (reference) => ({
+			method: 'GET',
+			path: videoQueryPath(reference.taskId),
+			envelope: 'none',
+		}),
 		parseTaskRecord: (body, context) => parseVideoRecord(body, family, table, context, options),
 		pollPolicy: VIDEO_TASK_POLL_POLICY,
 		parseCreateResponse(body, context) {

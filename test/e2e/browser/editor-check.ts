@@ -60,7 +60,9 @@ interface Page {
 	screenshot(options: { path: string; animations: 'disabled' }): Promise<unknown>;
 	waitForLoadState(state: 'networkidle'): Promise<void>;
 	setViewportSize(size: { width: number; height: number }): Promise<void>;
-	request: { post(url: string, options: { data: unknown }): Promise<{ ok(): boolean; status(): number }> };
+	request: {
+		post(url: string, options: { data: unknown }): Promise<{ ok(): boolean; status(): number }>;
+	};
 }
 interface BrowserContext {
 	newPage(): Promise<Page>;
@@ -70,18 +72,28 @@ interface Playwright {
 	chromium: {
 		launchPersistentContext(
 			userDataDir: string,
-			options: { executablePath: string; headless: boolean; args: string[]; viewport: { width: number; height: number } },
+			options: {
+				executablePath: string;
+				headless: boolean;
+				args: string[];
+				viewport: { width: number; height: number };
+			},
 		): Promise<BrowserContext>;
 	};
 }
 
 function loadPlaywright(): Playwright {
-	const paths = [REPO_ROOT, ...(process.env.MG_PLAYWRIGHT_DIR ? [process.env.MG_PLAYWRIGHT_DIR] : [])];
+	const paths = [
+		REPO_ROOT,
+		...(process.env.MG_PLAYWRIGHT_DIR ? [process.env.MG_PLAYWRIGHT_DIR] : []),
+	];
 	let resolved: string;
 	try {
 		resolved = require.resolve('playwright-core', { paths });
 	} catch {
-		throw new Error('playwright-core is not installed: it is a devDependency (npm ci), or set MG_PLAYWRIGHT_DIR');
+		throw new Error(
+			'playwright-core is not installed: it is a devDependency (npm ci), or set MG_PLAYWRIGHT_DIR',
+		);
 	}
 	return require(resolved) as Playwright;
 }
@@ -122,9 +134,16 @@ function checkWorkflow(node: EditorCheckNode, variant: NodeVariant): WorkflowJso
 }
 
 /** Opens one node panel, screenshots it, and returns what is wrong with it (empty: fine). */
-async function checkPanel(page: Page, n8n: N8nInstance, node: EditorCheckNode, variant: NodeVariant): Promise<string[]> {
+async function checkPanel(
+	page: Page,
+	n8n: N8nInstance,
+	node: EditorCheckNode,
+	variant: NodeVariant,
+): Promise<string[]> {
 	const problems: string[] = [];
-	await page.goto(`${n8n.baseUrl}/workflow/${workflowId(node, variant)}/${NODE_UUID}`, { waitUntil: 'load' });
+	await page.goto(`${n8n.baseUrl}/workflow/${workflowId(node, variant)}/${NODE_UUID}`, {
+		waitUntil: 'load',
+	});
 	const panel = page.locator('[data-test-id="node-parameters"]').first();
 	try {
 		await panel.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
@@ -132,11 +151,15 @@ async function checkPanel(page: Page, n8n: N8nInstance, node: EditorCheckNode, v
 	} catch {
 		problems.push('the node panel did not open');
 	}
-	const shot = join(SCREENSHOT_DIR, `n8n-${n8n.installation.version}-${node.name}-${variant.label}.png`);
+	const shot = join(
+		SCREENSHOT_DIR,
+		`n8n-${n8n.installation.version}-${node.name}-${variant.label}.png`,
+	);
 	await page.screenshot({ path: shot, animations: 'disabled' });
 
 	const text = await page.locator('body').innerText();
-	for (const error of PANEL_ERRORS) if (text.includes(error)) problems.push(`the panel shows "${error}"`);
+	for (const error of PANEL_ERRORS)
+		if (text.includes(error)) problems.push(`the panel shows "${error}"`);
 	const panelLines = new Set(
 		(await panel.innerText().catch(() => ''))
 			.split('\n')
@@ -147,10 +170,15 @@ async function checkPanel(page: Page, n8n: N8nInstance, node: EditorCheckNode, v
 		if (!panelLines.has(label)) problems.push(`parameter "${label}" is not on the panel`);
 	}
 	for (const label of variant.expectHidden ?? []) {
-		if (panelLines.has(label)) problems.push(`parameter "${label}" is on the panel but should be hidden`);
+		if (panelLines.has(label))
+			problems.push(`parameter "${label}" is on the panel but should be hidden`);
 	}
-	process.stdout.write(`  ${problems.length ? 'FAIL' : 'ok  '} ${node.name} (${variant.label}) -> ${shot}\n`);
-	return problems.map((problem) => `n8n ${n8n.installation.version}, ${node.name} (${variant.label}): ${problem}`);
+	process.stdout.write(
+		`  ${problems.length ? 'FAIL' : 'ok  '} ${node.name} (${variant.label}) -> ${shot}\n`,
+	);
+	return problems.map(
+		(problem) => `n8n ${n8n.installation.version}, ${node.name} (${variant.label}): ${problem}`,
+	);
 }
 
 /**
@@ -158,7 +186,11 @@ async function checkPanel(page: Page, n8n: N8nInstance, node: EditorCheckNode, v
  * node's name in the node panel, a click on the result. Fails when the node cannot be found or
  * its panel does not open (or opens with an error).
  */
-async function checkNodeCreator(page: Page, n8n: N8nInstance, node: EditorCheckNode): Promise<string[]> {
+async function checkNodeCreator(
+	page: Page,
+	n8n: N8nInstance,
+	node: EditorCheckNode,
+): Promise<string[]> {
 	const problems: string[] = [];
 	const variant = node.variants[0];
 	await page.goto(`${n8n.baseUrl}/workflow/${workflowId(node, variant)}`, { waitUntil: 'load' });
@@ -166,16 +198,27 @@ async function checkNodeCreator(page: Page, n8n: N8nInstance, node: EditorCheckN
 		const plus = page.locator('[data-test-id="node-creator-plus-button"]').first();
 		await plus.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
 		await plus.click();
-		const search = page.locator('[data-test-id="node-creator-search-bar"] input, input[data-test-id="node-creator-search-bar"]').first();
+		const search = page
+			.locator(
+				'[data-test-id="node-creator-search-bar"] input, input[data-test-id="node-creator-search-bar"]',
+			)
+			.first();
 		await search.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
 		await search.fill(node.title);
-		const result = page.locator('[data-test-id="node-creator-item-name"]', { hasText: node.title }).first();
+		const result = page
+			.locator('[data-test-id="node-creator-item-name"]', { hasText: node.title })
+			.first();
 		await result.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
-		await page.screenshot({ path: join(SCREENSHOT_DIR, `n8n-${n8n.installation.version}-${node.name}-search.png`), animations: 'disabled' });
+		await page.screenshot({
+			path: join(SCREENSHOT_DIR, `n8n-${n8n.installation.version}-${node.name}-search.png`),
+			animations: 'disabled',
+		});
 		await result.click();
 		// A node with operations lists its actions first; pick the first one.
 		const panel = page.locator('[data-test-id="node-parameters"]').first();
-		const action = page.locator('[data-test-id="node-creator"] [data-test-id="item-iterator-item"]').first();
+		const action = page
+			.locator('[data-test-id="node-creator"] [data-test-id="item-iterator-item"]')
+			.first();
 		for (let attempt = 0; attempt < 2 && !(await panel.isVisible()); attempt++) {
 			if (await action.isVisible()) await action.click();
 			await panel.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS / 2 }).catch(() => undefined);
@@ -183,7 +226,10 @@ async function checkNodeCreator(page: Page, n8n: N8nInstance, node: EditorCheckN
 		await panel.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
 		await page.waitForLoadState('networkidle');
 	} catch (error) {
-		const shot = join(SCREENSHOT_DIR, `n8n-${n8n.installation.version}-${node.name}-search-failed.png`);
+		const shot = join(
+			SCREENSHOT_DIR,
+			`n8n-${n8n.installation.version}-${node.name}-search-failed.png`,
+		);
 		await page.screenshot({ path: shot, animations: 'disabled' });
 		problems.push(
 			`adding it from the node panel failed (${await searchFindsBuiltInNode(page)}): ${
@@ -194,26 +240,47 @@ async function checkNodeCreator(page: Page, n8n: N8nInstance, node: EditorCheckN
 	const shot = join(SCREENSHOT_DIR, `n8n-${n8n.installation.version}-${node.name}-added.png`);
 	await page.screenshot({ path: shot, animations: 'disabled' });
 	const text = await page.locator('body').innerText();
-	for (const error of PANEL_ERRORS) if (text.includes(error)) problems.push(`the added node's panel shows "${error}"`);
-	process.stdout.write(`  ${problems.length ? 'FAIL' : 'ok  '} ${node.name} (added from the node panel) -> ${shot}\n`);
+	for (const error of PANEL_ERRORS)
+		if (text.includes(error)) problems.push(`the added node's panel shows "${error}"`);
+	process.stdout.write(
+		`  ${problems.length ? 'FAIL' : 'ok  '} ${node.name} (added from the node panel) -> ${shot}\n`,
+	);
 	return problems.map((problem) => `n8n ${n8n.installation.version}, ${node.name}: ${problem}`);
 }
 
 /** Tells a broken search apart from a node the search does not list: does it find "Code"? */
 async function searchFindsBuiltInNode(page: Page): Promise<string> {
 	try {
-		const search = page.locator('[data-test-id="node-creator-search-bar"] input, input[data-test-id="node-creator-search-bar"]').first();
+		const search = page
+			.locator(
+				'[data-test-id="node-creator-search-bar"] input, input[data-test-id="node-creator-search-bar"]',
+			)
+			.first();
 		await search.fill('Code');
-		await page.locator('[data-test-id="node-creator-item-name"]', { hasText: 'Code' }).first().waitFor({ state: 'visible', timeout: 5000 });
+		await page
+			.locator('[data-test-id="node-creator-item-name"]', { hasText: 'Code' })
+			.first()
+			.waitFor({ state: 'visible', timeout: 5000 });
 		return 'the same search finds n8n\'s own "Code" node';
 	} catch {
 		return 'the search does not find n8n\'s own "Code" node either';
 	}
 }
 
-async function checkLine(line: (typeof N8N_LINES)[number], tarball: string, sim: Parameters<typeof simulatorCredentials>[0]): Promise<string[]> {
-	const workflows = EDITOR_CHECK_NODES.flatMap((node) => node.variants.map((variant) => checkWorkflow(node, variant)));
-	const n8n = await startN8n({ line, packages: [tarball], credentials: simulatorCredentials(sim), workflows });
+async function checkLine(
+	line: (typeof N8N_LINES)[number],
+	tarball: string,
+	sim: Parameters<typeof simulatorCredentials>[0],
+): Promise<string[]> {
+	const workflows = EDITOR_CHECK_NODES.flatMap((node) =>
+		node.variants.map((variant) => checkWorkflow(node, variant)),
+	);
+	const n8n = await startN8n({
+		line,
+		packages: [tarball],
+		credentials: simulatorCredentials(sim),
+		workflows,
+	});
 	const profile = mkdtempSync(join(tmpdir(), 'mg-chromium-'));
 	let context: BrowserContext | undefined;
 	try {
@@ -221,8 +288,15 @@ async function checkLine(line: (typeof N8N_LINES)[number], tarball: string, sim:
 			executablePath: CHROMIUM,
 			headless: true,
 			viewport: { width: 1440, height: 900 },
-			args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-				'--disable-component-update', '--disable-sync'],
+			args: [
+				'--no-sandbox',
+				'--disable-gpu',
+				'--disable-quic',
+				'--no-first-run',
+				'--disable-background-networking',
+				'--disable-component-update',
+				'--disable-sync',
+			],
 		});
 		const page = await context.newPage();
 		// Log in through the REST API; the browser context keeps the session cookie.
@@ -233,7 +307,8 @@ async function checkLine(line: (typeof N8N_LINES)[number], tarball: string, sim:
 		const problems: string[] = [];
 		for (const node of EDITOR_CHECK_NODES) {
 			problems.push(...(await checkNodeCreator(page, n8n, node)));
-			for (const variant of node.variants) problems.push(...(await checkPanel(page, n8n, node, variant)));
+			for (const variant of node.variants)
+				problems.push(...(await checkPanel(page, n8n, node, variant)));
 		}
 		return problems;
 	} finally {
@@ -258,11 +333,14 @@ async function main(): Promise<void> {
 		await sim.close();
 		rmSync(packDir, { recursive: true, force: true });
 	}
-	if (problems.length) throw new Error(`the editor check found problems:\n  ${problems.join('\n  ')}`);
+	if (problems.length)
+		throw new Error(`the editor check found problems:\n  ${problems.join('\n  ')}`);
 	process.stdout.write(`editor check passed; screenshots in ${SCREENSHOT_DIR}\n`);
 }
 
 main().catch((error: unknown) => {
-	process.stderr.write(`editor-check: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+	process.stderr.write(
+		`editor-check: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+	);
 	process.exit(1);
 });

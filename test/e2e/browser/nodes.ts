@@ -41,7 +41,9 @@ export const EDITOR_CHECK_NODES: EditorCheckNode[] = [
 			model: 'gpt-4o-mini',
 			messages: { values: [{ role: 'user', content: 'Hello from the editor check' }] },
 		},
-		variants: [{ label: 'default', expectVisible: ['Model', 'Messages', 'Role', 'Content', 'Options'] }],
+		variants: [
+			{ label: 'default', expectVisible: ['Model', 'Messages', 'Role', 'Content', 'Options'] },
+		],
 	},
 	{
 		name: 'modelGatewayResponses',
@@ -49,7 +51,9 @@ export const EDITOR_CHECK_NODES: EditorCheckNode[] = [
 		title: 'Model Gateway Responses',
 		credential: 'gateway',
 		parameters: { model: 'gpt-4.1-mini', inputMode: 'text', input: 'Hello from the editor check' },
-		variants: [{ label: 'default', expectVisible: ['Model', 'Input Type', 'Simplify Output', 'Options'] }],
+		variants: [
+			{ label: 'default', expectVisible: ['Model', 'Input Type', 'Simplify Output', 'Options'] },
+		],
 	},
 	{
 		name: 'modelGatewayImageEdit',
@@ -65,7 +69,12 @@ export const EDITOR_CHECK_NODES: EditorCheckNode[] = [
 		title: 'Model Gateway Asset Review',
 		credential: 'assetReview',
 		parameters: {},
-		variants: [{ label: 'default', expectVisible: ['Asset URLs From', 'Asset Type', 'Output One Item per Asset'] }],
+		variants: [
+			{
+				label: 'default',
+				expectVisible: ['Asset URLs From', 'Asset Type', 'Output One Item per Asset'],
+			},
+		],
 	},
 	{
 		name: 'modelGatewayVideo',
@@ -75,12 +84,42 @@ export const EDITOR_CHECK_NODES: EditorCheckNode[] = [
 		parameters: { operation: 'create', model: 'video-model-1' },
 		// One variant per family: each shows its own fields and none of the others'.
 		variants: [
-			{ label: 'taskS', parameters: { family: 'taskS' }, expectVisible: ['Content', 'Video Options'], expectHidden: ['Endpoint', 'Instances'] },
-			{ label: 'familyA', parameters: { family: 'familyA' }, expectVisible: ['Endpoint', 'Prompt', 'Video Options'], expectHidden: ['Content', 'Instances'] },
-			{ label: 'generic', parameters: { family: 'generic' }, expectVisible: ['Prompt', 'Video Options'], expectHidden: ['Endpoint', 'Content', 'Instances'] },
-			{ label: 'familyB', parameters: { family: 'familyB' }, expectVisible: ['Prompt', 'Video Options'], expectHidden: ['Endpoint', 'Content', 'Instances'] },
-			{ label: 'familyC', parameters: { family: 'familyC' }, expectVisible: ['Prompt', 'Video Options'], expectHidden: ['Endpoint', 'Content', 'Instances'] },
-			{ label: 'longRunning', parameters: { family: 'longRunning' }, expectVisible: ['Instances', 'Parameters'], expectHidden: ['Endpoint', 'Content', 'Video Options'] },
+			{
+				label: 'taskS',
+				parameters: { family: 'taskS' },
+				expectVisible: ['Content', 'Video Options'],
+				expectHidden: ['Endpoint', 'Instances'],
+			},
+			{
+				label: 'familyA',
+				parameters: { family: 'familyA' },
+				expectVisible: ['Endpoint', 'Prompt', 'Video Options'],
+				expectHidden: ['Content', 'Instances'],
+			},
+			{
+				label: 'generic',
+				parameters: { family: 'generic' },
+				expectVisible: ['Prompt', 'Video Options'],
+				expectHidden: ['Endpoint', 'Content', 'Instances'],
+			},
+			{
+				label: 'familyB',
+				parameters: { family: 'familyB' },
+				expectVisible: ['Prompt', 'Video Options'],
+				expectHidden: ['Endpoint', 'Content', 'Instances'],
+			},
+			{
+				label: 'familyC',
+				parameters: { family: 'familyC' },
+				expectVisible: ['Prompt', 'Video Options'],
+				expectHidden: ['Endpoint', 'Content', 'Instances'],
+			},
+			{
+				label: 'longRunning',
+				parameters: { family: 'longRunning' },
+				expectVisible: ['Instances', 'Parameters'],
+				expectHidden: ['Endpoint', 'Content', 'Video Options'],
+			},
 		],
 	},
 ];

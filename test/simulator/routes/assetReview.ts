@@ -26,7 +26,14 @@ const URL_LIFETIME_SECONDS = 24 * 60 * 60;
 
 /** Asset review on the identity host. */
 export function assetReviewRoutes(state: SimState): Route[] {
-	return [{ host: 'identity', methods: ['POST'], pattern: /^\/api\/overseas\/asset\/upload\/sync$/, handle: ({ body }) => reviewAssets(state, body) }];
+	return [
+		{
+			host: 'identity',
+			methods: ['POST'],
+			pattern: /^\/api\/overseas\/asset\/upload\/sync$/,
+			handle: ({ body }) => reviewAssets(state, body),
+		},
+	];
 }
 
 // Like Family A, the review service reports request problems in its own envelope inside an
@@ -41,14 +48,40 @@ function reviewAssets(state: SimState, body: unknown): Reply {
 	if (issue) return reviewError(issue.message);
 
 	// asset_url_list is the legacy name and wins when both are sent.
-	const urls = (Array.isArray(body.asset_url_list) ? body.asset_url_list : Array.isArray(body.images) ? body.images : []).map(String);
-	const header = { task_id: newId('review_'), track_id: newId('track_'), message: '', error_message: '' };
+	const urls = (
+		Array.isArray(body.asset_url_list)
+			? body.asset_url_list
+			: Array.isArray(body.images)
+				? body.images
+				: []
+	).map(String);
+	const header = {
+		task_id: newId('review_'),
+		track_id: newId('track_'),
+		message: '',
+		error_message: '',
+	};
 	const batchId = newId('batch_');
 	const finished = urls.some((url) => url.includes(MAGIC.reviewBatchFail))
-		? { code: 200, status: 'failed', ...header, error_message: 'review service failed', result: { review_batch_id: batchId, items: [] } }
-		: { code: 200, status: 'completed', ...header, result: { review_batch_id: batchId, items: urls.map((url) => reviewItem(state, body, url)) } };
+		? {
+				code: 200,
+				status: 'failed',
+				...header,
+				error_message: 'review service failed',
+				result: { review_batch_id: batchId, items: [] },
+			}
+		: {
+				code: 200,
+				status: 'completed',
+				...header,
+				result: {
+					review_batch_id: batchId,
+					items: urls.map((url) => reviewItem(state, body, url)),
+				},
+			};
 
-	const isAsync = body.asset_type === 'Video' || urls.some((url) => url.includes(MAGIC.reviewAsync));
+	const isAsync =
+		body.asset_type === 'Video' || urls.some((url) => url.includes(MAGIC.reviewAsync));
 	if (!isAsync) return json(200, finished);
 
 	const callbackUrl = stringField(body, 'callback_url');
@@ -56,9 +89,16 @@ function reviewAssets(state: SimState, body: unknown): Reply {
 		// The finished review arrives later by callback, twice, as upstream retries do.
 		const doneAfter = state.options.queuedMs + state.options.runningMs;
 		state.lifecycleTimers.schedule(doneAfter, () => state.callbacks.send(callbackUrl, finished));
-		state.lifecycleTimers.schedule(doneAfter + DUPLICATE_CALLBACK_GAP_MS, () => state.callbacks.send(callbackUrl, finished));
+		state.lifecycleTimers.schedule(doneAfter + DUPLICATE_CALLBACK_GAP_MS, () =>
+			state.callbacks.send(callbackUrl, finished),
+		);
 	}
-	return json(200, { code: 202, status: 'processing', ...header, result: { review_batch_id: batchId, items: [] } });
+	return json(200, {
+		code: 202,
+		status: 'processing',
+		...header,
+		result: { review_batch_id: batchId, items: [] },
+	});
 }
 
 function reviewItem(state: SimState, body: JsonObject, url: string): JsonObject {
@@ -91,20 +131,34 @@ function reviewItem(state: SimState, body: JsonObject, url: string): JsonObject 
 function validateReview(body: JsonObject): Issue | undefined {
 	const listKey = Array.isArray(body.asset_url_list) ? 'asset_url_list' : 'images';
 	const urls = body[listKey];
-	const badUrl = Array.isArray(urls) ? urls.findIndex((url) => typeof url !== 'string' || !isHttpUrl(url)) : -1;
+	const badUrl = Array.isArray(urls)
+		? urls.findIndex((url) => typeof url !== 'string' || !isHttpUrl(url))
+		: -1;
 	const groupSource = body.group_source;
 	return firstIssue(
-		body.images === undefined && body.asset_url_list === undefined ? { param: 'images', message: "'images' is required." } : undefined,
+		body.images === undefined && body.asset_url_list === undefined
+			? { param: 'images', message: "'images' is required." }
+			: undefined,
 		optionalArray(body, 'images', { max: MAX_ASSETS, items: 'string' }),
 		optionalArray(body, 'asset_url_list', { max: MAX_ASSETS, items: 'string' }),
-		Array.isArray(urls) && urls.length === 0 ? { param: listKey, message: `'${listKey}' must contain at least one URL.` } : undefined,
-		badUrl >= 0 ? { param: `${listKey}[${badUrl}]`, message: `'${listKey}[${badUrl}]' must be a public http or https URL.` } : undefined,
+		Array.isArray(urls) && urls.length === 0
+			? { param: listKey, message: `'${listKey}' must contain at least one URL.` }
+			: undefined,
+		badUrl >= 0
+			? {
+					param: `${listKey}[${badUrl}]`,
+					message: `'${listKey}[${badUrl}]' must be a public http or https URL.`,
+				}
+			: undefined,
 		optionalOneOf(body, 'asset_type', ['Image', 'Video', 'Audio']),
 		optionalHttpUrl(body, 'callback_url'),
 		optionalString(body, 'group_id'),
 		optionalOneOf(body, 'group_source', ['', 'real_person']),
 		typeof groupSource === 'string' && groupSource !== '' && typeof body.group_id !== 'string'
-			? { param: 'group_source', message: "'group_source' is only allowed together with 'group_id'." }
+			? {
+					param: 'group_source',
+					message: "'group_source' is only allowed together with 'group_id'.",
+				}
 			: undefined,
 	);
 }

@@ -5,7 +5,13 @@ import { json, type Reply } from '../reply';
 import type { Route } from '../router';
 import { DONE_FRAME, KEEP_ALIVE_FRAME, serializeSse, sseStyleFor, type SseFrame } from '../sse';
 import { placeholderObject, placeholderValue } from '../structured';
-import { contentText, estimateTokens, mentionsWeather, splitIntoPieces, TOOL_CALL_ARGUMENTS } from '../text';
+import {
+	contentText,
+	estimateTokens,
+	mentionsWeather,
+	splitIntoPieces,
+	TOOL_CALL_ARGUMENTS,
+} from '../text';
 import {
 	arrayField,
 	booleanField,
@@ -26,7 +32,14 @@ import {
 } from '../validate';
 
 export function chatRoutes(): Route[] {
-	return [{ host: 'base', methods: ['POST'], pattern: /^\/v1\/chat\/completions$/, handle: ({ body }) => createChatCompletion(body) }];
+	return [
+		{
+			host: 'base',
+			methods: ['POST'],
+			pattern: /^\/v1\/chat\/completions$/,
+			handle: ({ body }) => createChatCompletion(body),
+		},
+	];
 }
 
 function createChatCompletion(body: unknown): Reply {
@@ -45,7 +58,11 @@ function createChatCompletion(body: unknown): Reply {
 		const includeUsage = recordField(body, 'stream_options')?.include_usage === true;
 		const cut = streamCutFor(answer.userText);
 		const frames = chatStreamFrames(completion, answer, includeUsage, cut);
-		return { kind: 'sse', text: serializeSse(frames, sseStyleFor(answer.userText)), ending: cut === 'drop' ? 'destroy' : 'end' };
+		return {
+			kind: 'sse',
+			text: serializeSse(frames, sseStyleFor(answer.userText)),
+			ending: cut === 'drop' ? 'destroy' : 'end',
+		};
 	}
 	return json(200, {
 		id: completion.id,
@@ -83,7 +100,10 @@ function validateChatRequest(body: JsonObject): Issue | undefined {
 		optionalBoolean(body, 'stream'),
 		optionalObject(body, 'stream_options'),
 		body.stream_options !== undefined && body.stream_options !== null && body.stream !== true
-			? { param: 'stream_options', message: "'stream_options' is only allowed when 'stream' is true." }
+			? {
+					param: 'stream_options',
+					message: "'stream_options' is only allowed when 'stream' is true.",
+				}
 			: undefined,
 		optionalArray(body, 'tools', { items: 'object' }),
 		validateTools(arrayField(body, 'tools')),
@@ -98,15 +118,31 @@ function validateMessages(messages: unknown[]): Issue | undefined {
 	for (const [index, message] of messages.entries()) {
 		if (!isRecord(message)) continue; // reported by requiredArray
 		const param = `messages[${index}]`;
-		if (typeof message.role !== 'string' || message.role === '') return { param: `${param}.role`, message: `Missing required parameter: '${param}.role'.` };
+		if (typeof message.role !== 'string' || message.role === '')
+			return { param: `${param}.role`, message: `Missing required parameter: '${param}.role'.` };
 		const content = message.content;
 		const hasToolCalls = Array.isArray(message.tool_calls) && message.tool_calls.length > 0;
-		if (content === undefined && !hasToolCalls) return { param: `${param}.content`, message: `Missing required parameter: '${param}.content'.` };
-		if (content !== undefined && content !== null && typeof content !== 'string' && !Array.isArray(content)) {
-			return { param: `${param}.content`, message: `Invalid type for '${param}.content': expected a string or an array of content parts.` };
+		if (content === undefined && !hasToolCalls)
+			return {
+				param: `${param}.content`,
+				message: `Missing required parameter: '${param}.content'.`,
+			};
+		if (
+			content !== undefined &&
+			content !== null &&
+			typeof content !== 'string' &&
+			!Array.isArray(content)
+		) {
+			return {
+				param: `${param}.content`,
+				message: `Invalid type for '${param}.content': expected a string or an array of content parts.`,
+			};
 		}
 		if (message.role === 'tool' && typeof message.tool_call_id !== 'string') {
-			return { param: `${param}.tool_call_id`, message: `Missing required parameter: '${param}.tool_call_id'.` };
+			return {
+				param: `${param}.tool_call_id`,
+				message: `Missing required parameter: '${param}.tool_call_id'.`,
+			};
 		}
 	}
 	return undefined;
@@ -116,8 +152,16 @@ function validateTools(tools: unknown[]): Issue | undefined {
 	for (const [index, tool] of tools.entries()) {
 		if (!isRecord(tool)) continue;
 		const fn = tool.function;
-		if (tool.type !== 'function' || !isRecord(fn) || typeof fn.name !== 'string' || fn.name === '') {
-			return { param: `tools[${index}]`, message: `'tools[${index}]' must be {type:'function', function:{name, ...}}.` };
+		if (
+			tool.type !== 'function' ||
+			!isRecord(fn) ||
+			typeof fn.name !== 'string' ||
+			fn.name === ''
+		) {
+			return {
+				param: `tools[${index}]`,
+				message: `'tools[${index}]' must be {type:'function', function:{name, ...}}.`,
+			};
 		}
 	}
 	return undefined;
@@ -126,16 +170,25 @@ function validateTools(tools: unknown[]): Issue | undefined {
 function validateToolChoice(choice: unknown): Issue | undefined {
 	if (choice === undefined || choice === null || isRecord(choice)) return undefined;
 	if (choice === 'none' || choice === 'auto' || choice === 'required') return undefined;
-	return { param: 'tool_choice', message: "'tool_choice' must be 'none', 'auto', 'required' or an object." };
+	return {
+		param: 'tool_choice',
+		message: "'tool_choice' must be 'none', 'auto', 'required' or an object.",
+	};
 }
 
 function validateResponseFormat(format: unknown): Issue | undefined {
 	if (format === undefined || format === null) return undefined;
 	if (!isRecord(format) || !['text', 'json_object', 'json_schema'].includes(String(format.type))) {
-		return { param: 'response_format', message: "'response_format.type' must be 'text', 'json_object' or 'json_schema'." };
+		return {
+			param: 'response_format',
+			message: "'response_format.type' must be 'text', 'json_object' or 'json_schema'.",
+		};
 	}
 	if (format.type === 'json_schema' && !isRecord(format.json_schema)) {
-		return { param: 'response_format.json_schema', message: "Missing required parameter: 'response_format.json_schema'." };
+		return {
+			param: 'response_format.json_schema',
+			message: "Missing required parameter: 'response_format.json_schema'.",
+		};
 	}
 	return undefined;
 }
@@ -161,18 +214,36 @@ function planAnswer(body: JsonObject): ChatAnswer {
 	const lastUser = [...messages].reverse().find((message) => message.role === 'user');
 	const userText = lastUser ? contentText(lastUser.content) : '';
 	const lastMessage = messages[messages.length - 1];
-	const promptTokens = estimateTokens(messages.map((message) => contentText(message.content)).join(' '));
+	const promptTokens = estimateTokens(
+		messages.map((message) => contentText(message.content)).join(' '),
+	);
 
 	// After a tool result, answer in text: otherwise an agent loop would call the tool forever.
 	if (lastMessage?.role === 'tool') {
-		return { userText, content: `Echo: ${userText} (tool result: ${contentText(lastMessage.content)})`, finishReason: 'stop', promptTokens };
+		return {
+			userText,
+			content: `Echo: ${userText} (tool result: ${contentText(lastMessage.content)})`,
+			finishReason: 'stop',
+			promptTokens,
+		};
 	}
 	const toolName = chosenToolName(body, userText);
 	if (toolName !== undefined) {
 		const args = toolCallArguments(body, toolName);
-		return { userText, content: null, toolCall: { id: newId('call_', 12), name: toolName, arguments: args }, finishReason: 'tool_calls', promptTokens };
+		return {
+			userText,
+			content: null,
+			toolCall: { id: newId('call_', 12), name: toolName, arguments: args },
+			finishReason: 'tool_calls',
+			promptTokens,
+		};
 	}
-	return { userText, content: structuredOrEcho(recordField(body, 'response_format'), userText), finishReason: 'stop', promptTokens };
+	return {
+		userText,
+		content: structuredOrEcho(recordField(body, 'response_format'), userText),
+		finishReason: 'stop',
+		promptTokens,
+	};
 }
 
 /** A tool is called when tools exist, tool_choice allows it, and it is forced or the user asks about weather. */
@@ -200,7 +271,10 @@ function toolCallArguments(body: JsonObject, toolName: string): string {
 		.filter(isRecord)
 		.map((entry) => (isRecord(entry.function) ? entry.function : undefined))
 		.find((fn) => fn?.name === toolName);
-	const properties = isRecord(tool?.parameters) && isRecord(tool.parameters.properties) ? tool.parameters.properties : undefined;
+	const properties =
+		isRecord(tool?.parameters) && isRecord(tool.parameters.properties)
+			? tool.parameters.properties
+			: undefined;
 	if (!properties || Object.keys(properties).length === 0) return TOOL_CALL_ARGUMENTS;
 	return JSON.stringify(
 		Object.fromEntries(
@@ -214,17 +288,27 @@ function toolCallArguments(body: JsonObject, toolName: string): string {
 
 function structuredOrEcho(format: JsonObject | undefined, userText: string): string {
 	if (format?.type === 'json_object') return JSON.stringify({ echo: userText });
-	if (format?.type === 'json_schema' && isRecord(format.json_schema)) return JSON.stringify(placeholderObject(format.json_schema.schema));
+	if (format?.type === 'json_schema' && isRecord(format.json_schema))
+		return JSON.stringify(placeholderObject(format.json_schema.schema));
 	return `Echo: ${userText}`;
 }
 
 function toolCallObject(call: PlannedToolCall): JsonObject {
-	return { id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } };
+	return {
+		id: call.id,
+		type: 'function',
+		function: { name: call.name, arguments: call.arguments },
+	};
 }
 
 function usageOf(answer: ChatAnswer, candidates: number): JsonObject {
-	const completionTokens = estimateTokens(answer.content ?? answer.toolCall?.arguments ?? '') * candidates;
-	return { prompt_tokens: answer.promptTokens, completion_tokens: completionTokens, total_tokens: answer.promptTokens + completionTokens };
+	const completionTokens =
+		estimateTokens(answer.content ?? answer.toolCall?.arguments ?? '') * candidates;
+	return {
+		prompt_tokens: answer.promptTokens,
+		completion_tokens: completionTokens,
+		total_tokens: answer.promptTokens + completionTokens,
+	};
 }
 
 // ---- Streaming ----
@@ -237,7 +321,12 @@ interface CompletionMeta {
 }
 
 /** Chunks as upstream-notes.md describes them; `cut` stops the stream early on purpose. */
-function chatStreamFrames(meta: CompletionMeta, answer: ChatAnswer, includeUsage: boolean, cut: StreamCut | undefined): SseFrame[] {
+function chatStreamFrames(
+	meta: CompletionMeta,
+	answer: ChatAnswer,
+	includeUsage: boolean,
+	cut: StreamCut | undefined,
+): SseFrame[] {
 	const chunk = (choices: JsonObject[], usage?: JsonObject): SseFrame => ({
 		data: {
 			id: meta.id,
@@ -249,24 +338,51 @@ function chatStreamFrames(meta: CompletionMeta, answer: ChatAnswer, includeUsage
 			...(includeUsage ? { usage: usage ?? null } : {}),
 		},
 	});
-	const delta = (index: number, deltaBody: JsonObject, finishReason: string | null = null): JsonObject => ({ index, delta: deltaBody, logprobs: null, finish_reason: finishReason });
+	const delta = (
+		index: number,
+		deltaBody: JsonObject,
+		finishReason: string | null = null,
+	): JsonObject => ({ index, delta: deltaBody, logprobs: null, finish_reason: finishReason });
 
 	const frames: SseFrame[] = [];
 	for (let index = 0; index < meta.candidates; index++) {
 		frames.push(chunk([delta(index, { role: 'assistant', content: '', refusal: null })]));
 		if (index === 0) frames.push(KEEP_ALIVE_FRAME);
-		for (const piece of splitIntoPieces(answer.content ?? '', 4)) frames.push(chunk([delta(index, { content: piece })]));
+		for (const piece of splitIntoPieces(answer.content ?? '', 4))
+			frames.push(chunk([delta(index, { content: piece })]));
 		if (answer.toolCall) {
 			const { id, name, arguments: args } = answer.toolCall;
-			frames.push(chunk([delta(index, { tool_calls: [{ index: 0, id, type: 'function', function: { name, arguments: '' } }] })]));
-			for (const piece of splitIntoPieces(args, 3)) frames.push(chunk([delta(index, { tool_calls: [{ index: 0, function: { arguments: piece } }] })]));
+			frames.push(
+				chunk([
+					delta(index, {
+						tool_calls: [{ index: 0, id, type: 'function', function: { name, arguments: '' } }],
+					}),
+				]),
+			);
+			for (const piece of splitIntoPieces(args, 3))
+				frames.push(
+					chunk([delta(index, { tool_calls: [{ index: 0, function: { arguments: piece } }] })]),
+				);
 		}
 		frames.push(chunk([delta(index, {}, answer.finishReason)]));
 	}
 	if (cut !== undefined) {
 		// Keep the role chunk, the keep-alive and the first delta, then misbehave.
 		const kept = frames.slice(0, 3);
-		return cut === 'error' ? [...kept, { data: { error: { message: 'upstream overloaded', type: 'server_error', code: 'upstream_error' } } }] : kept;
+		return cut === 'error'
+			? [
+					...kept,
+					{
+						data: {
+							error: {
+								message: 'upstream overloaded',
+								type: 'server_error',
+								code: 'upstream_error',
+							},
+						},
+					},
+				]
+			: kept;
 	}
 	if (includeUsage) frames.push(chunk([], usageOf(answer, meta.candidates)));
 	frames.push(DONE_FRAME);

@@ -8,16 +8,32 @@ import { isRecord } from '../validate';
  * end-to-end suite). No credentials: it only ever listens on 127.0.0.1. Never logged, never
  * faulted, never delayed.
  */
-export type ControlTarget = Pick<Simulator, 'requests' | 'callbacks' | 'pollLog' | 'injectFault' | 'setOptions' | 'reset'>;
+export type ControlTarget = Pick<
+	Simulator,
+	'requests' | 'callbacks' | 'pollLog' | 'injectFault' | 'setOptions' | 'reset'
+>;
 
 export function controlRoutes(target: ControlTarget): Route[] {
-	const route = (method: string, pattern: RegExp, handle: Route['handle']): Route => ({ host: 'both', methods: [method], pattern, handle });
+	const route = (method: string, pattern: RegExp, handle: Route['handle']): Route => ({
+		host: 'both',
+		methods: [method],
+		pattern,
+		handle,
+	});
 	return [
-		route('GET', /^\/__control\/requests$/, () => json(200, { requests: target.requests.map(withoutSecrets) })),
+		route('GET', /^\/__control\/requests$/, () =>
+			json(200, { requests: target.requests.map(withoutSecrets) }),
+		),
 		route('GET', /^\/__control\/callbacks$/, () => json(200, { callbacks: target.callbacks })),
-		route('GET', /^\/__control\/polls\/(.+)$/, ({ params: [taskId] }) => json(200, { polls: target.pollLog(taskId) })),
-		route('POST', /^\/__control\/faults$/, ({ body }) => withErrors(() => target.injectFault(parseFault(body)))),
-		route('POST', /^\/__control\/options$/, ({ body }) => withErrors(() => target.setOptions(parseOptions(body)))),
+		route('GET', /^\/__control\/polls\/(.+)$/, ({ params: [taskId] }) =>
+			json(200, { polls: target.pollLog(taskId) }),
+		),
+		route('POST', /^\/__control\/faults$/, ({ body }) =>
+			withErrors(() => target.injectFault(parseFault(body))),
+		),
+		route('POST', /^\/__control\/options$/, ({ body }) =>
+			withErrors(() => target.setOptions(parseOptions(body))),
+		),
 		route('POST', /^\/__control\/reset$/, () => withErrors(() => target.reset())),
 	];
 }
@@ -36,7 +52,10 @@ function withErrors(action: () => void): Reply {
 		action();
 		return json(200, { ok: true });
 	} catch (error) {
-		return json(400, { ok: false, message: error instanceof Error ? error.message : String(error) });
+		return json(400, {
+			ok: false,
+			message: error instanceof Error ? error.message : String(error),
+		});
 	}
 }
 
@@ -50,8 +69,15 @@ function parseFault(body: unknown): Fault {
 	};
 	switch (body.kind) {
 		case 'status':
-			if (typeof body.status !== 'number') throw new Error("a 'status' fault needs a numeric status");
-			return { ...match, kind: 'status', status: body.status, headers: stringRecord(body.headers), body: body.body };
+			if (typeof body.status !== 'number')
+				throw new Error("a 'status' fault needs a numeric status");
+			return {
+				...match,
+				kind: 'status',
+				status: body.status,
+				headers: stringRecord(body.headers),
+				body: body.body,
+			};
 		case 'delay':
 			if (typeof body.ms !== 'number') throw new Error("a 'delay' fault needs ms");
 			return { ...match, kind: 'delay', ms: body.ms };
@@ -66,7 +92,8 @@ function parseFault(body: unknown): Fault {
 
 function parsePath(path: unknown): string | RegExp | undefined {
 	if (typeof path === 'string') return path;
-	if (isRecord(path) && typeof path.regex === 'string') return new RegExp(path.regex, typeof path.flags === 'string' ? path.flags : undefined);
+	if (isRecord(path) && typeof path.regex === 'string')
+		return new RegExp(path.regex, typeof path.flags === 'string' ? path.flags : undefined);
 	return undefined;
 }
 

@@ -12,7 +12,9 @@ export function fileRoutes(state: SimState): Route[] {
 			isPublicFile: true,
 			handle: ({ params: [name] }) => {
 				const file = state.files.get(name);
-				return file ? bytes(file.contentType, file.bytes) : json(404, { error: { message: 'file not found' } });
+				return file
+					? bytes(file.contentType, file.bytes)
+					: json(404, { error: { message: 'file not found' } });
 			},
 		},
 	];

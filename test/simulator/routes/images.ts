@@ -26,12 +26,23 @@ import {
 
 const IMAGE_SIZES = ['1K', '2K', '4K'] as const;
 /** metadata.usage.size per requested size, in the provider's `<width>*<height>` form. */
-const PIXEL_SIZE: Record<string, string> = { '1K': '1024*1024', '2K': '2048*2048', '4K': '4096*4096' };
+const PIXEL_SIZE: Record<string, string> = {
+	'1K': '1024*1024',
+	'2K': '2048*2048',
+	'4K': '4096*4096',
+};
 const TOKENS_PER_INPUT_IMAGE = 256;
 const TOKENS_PER_OUTPUT_IMAGE = 1024;
 
 export function imageRoutes(state: SimState): Route[] {
-	return [{ host: 'base', methods: ['POST'], pattern: /^\/v1\/images\/edits$/, handle: ({ body }) => editImages(state, body) }];
+	return [
+		{
+			host: 'base',
+			methods: ['POST'],
+			pattern: /^\/v1\/images\/edits$/,
+			handle: ({ body }) => editImages(state, body),
+		},
+	];
 }
 
 function editImages(state: SimState, body: unknown): Reply {
@@ -49,7 +60,8 @@ function editImages(state: SimState, body: unknown): Reply {
 		state.files.put(name, PNG_FILE);
 		return state.fileUrl(name);
 	});
-	const inputTokens = estimateTokens(prompt) + TOKENS_PER_INPUT_IMAGE * arrayField(body, 'image').length;
+	const inputTokens =
+		estimateTokens(prompt) + TOKENS_PER_INPUT_IMAGE * arrayField(body, 'image').length;
 	const outputTokens = TOKENS_PER_OUTPUT_IMAGE * count;
 	return json(200, {
 		created: unixSeconds(Date.now()),
@@ -61,7 +73,10 @@ function editImages(state: SimState, body: unknown): Reply {
 		size,
 		usage: {
 			input_tokens: inputTokens,
-			input_tokens_details: { image_tokens: inputTokens - estimateTokens(prompt), text_tokens: estimateTokens(prompt) },
+			input_tokens_details: {
+				image_tokens: inputTokens - estimateTokens(prompt),
+				text_tokens: estimateTokens(prompt),
+			},
 			output_tokens: outputTokens,
 			total_tokens: inputTokens + outputTokens,
 		},
@@ -69,13 +84,27 @@ function editImages(state: SimState, body: unknown): Reply {
 	});
 }
 
-function providerMetadata(urls: string[], inputTokens: number, outputTokens: number, size: string): JsonObject {
+function providerMetadata(
+	urls: string[],
+	inputTokens: number,
+	outputTokens: number,
+	size: string,
+): JsonObject {
 	return {
 		output: {
-			choices: urls.map((url) => ({ finish_reason: 'stop', message: { role: 'assistant', content: [{ type: 'image', image: url }] } })),
+			choices: urls.map((url) => ({
+				finish_reason: 'stop',
+				message: { role: 'assistant', content: [{ type: 'image', image: url }] },
+			})),
 			finished: true,
 		},
-		usage: { image_count: urls.length, input_tokens: inputTokens, output_tokens: outputTokens, total_tokens: inputTokens + outputTokens, size: PIXEL_SIZE[size] },
+		usage: {
+			image_count: urls.length,
+			input_tokens: inputTokens,
+			output_tokens: outputTokens,
+			total_tokens: inputTokens + outputTokens,
+			size: PIXEL_SIZE[size],
+		},
 		request_id: newRequestId(),
 	};
 }
@@ -100,8 +129,17 @@ const DATA_URI_PATTERN = /^data:image\/[\w.+-]+;base64,/;
 /** Each input must be an http(s) URL, a data: URI or raw base64 (not a file path or a binary id). */
 function validateImageInputs(images: unknown[]): Issue | undefined {
 	const badIndex = images.findIndex(
-		(image) => typeof image !== 'string' || !(isHttpUrl(image) || DATA_URI_PATTERN.test(image) || (image.length >= 8 && BASE64_PATTERN.test(image))),
+		(image) =>
+			typeof image !== 'string' ||
+			!(
+				isHttpUrl(image) ||
+				DATA_URI_PATTERN.test(image) ||
+				(image.length >= 8 && BASE64_PATTERN.test(image))
+			),
 	);
 	if (badIndex < 0) return undefined;
-	return { param: `image[${badIndex}]`, message: `'image[${badIndex}]' must be an http(s) URL or Base64 image data.` };
+	return {
+		param: `image[${badIndex}]`,
+		message: `'image[${badIndex}]' must be an http(s) URL or Base64 image data.`,
+	};
 }

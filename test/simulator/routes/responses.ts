@@ -6,7 +6,13 @@ import type { Route } from '../router';
 import { KEEP_ALIVE_FRAME, serializeSse, sseStyleFor, type SseFrame } from '../sse';
 import type { SimState } from '../state';
 import { placeholderObject } from '../structured';
-import { contentText, estimateTokens, mentionsWeather, splitIntoPieces, TOOL_CALL_ARGUMENTS } from '../text';
+import {
+	contentText,
+	estimateTokens,
+	mentionsWeather,
+	splitIntoPieces,
+	TOOL_CALL_ARGUMENTS,
+} from '../text';
 import {
 	arrayField,
 	booleanField,
@@ -30,7 +36,14 @@ import {
 const REASONING_TOKENS = 16;
 
 export function responsesRoutes(state: SimState): Route[] {
-	return [{ host: 'base', methods: ['POST'], pattern: /^\/v1\/responses$/, handle: ({ body }) => createResponse(state, body) }];
+	return [
+		{
+			host: 'base',
+			methods: ['POST'],
+			pattern: /^\/v1\/responses$/,
+			handle: ({ body }) => createResponse(state, body),
+		},
+	];
 }
 
 function createResponse(state: SimState, body: unknown): Reply {
@@ -47,12 +60,17 @@ function createResponse(state: SimState, body: unknown): Reply {
 	const output = planOutput(body, userText, input.toolOutput, previousId);
 	const outputText = output.find((item) => item.type === 'message')?.text ?? '';
 
-	if (booleanField(body, 'store') !== false) state.storedResponses.set(meta.id, { id: meta.id, inputText: userText, outputText });
+	if (booleanField(body, 'store') !== false)
+		state.storedResponses.set(meta.id, { id: meta.id, inputText: userText, outputText });
 
 	const usage = usageOf(body, userText, output);
 	if (booleanField(body, 'stream') === true) {
 		const cut = streamCutFor(userText);
-		return { kind: 'sse', text: serializeSse(responseStreamFrames(meta, output, usage, cut), sseStyleFor(userText)), ending: cut === 'drop' ? 'destroy' : 'end' };
+		return {
+			kind: 'sse',
+			text: serializeSse(responseStreamFrames(meta, output, usage, cut), sseStyleFor(userText)),
+			ending: cut === 'drop' ? 'destroy' : 'end',
+		};
 	}
 	return json(200, responseObject(meta, 'completed', output.map(finalItem), usage));
 }
@@ -61,20 +79,35 @@ function validateResponsesRequest(state: SimState, body: JsonObject): Issue | un
 	const previousId = body.previous_response_id;
 	return firstIssue(
 		requiredString(body, 'model'),
-		body.input === undefined || body.input === null || typeof body.input === 'string' || Array.isArray(body.input)
+		body.input === undefined ||
+			body.input === null ||
+			typeof body.input === 'string' ||
+			Array.isArray(body.input)
 			? undefined
 			: { param: 'input', message: "Invalid type for 'input': expected a string or an array." },
 		Array.isArray(body.input) ? optionalArray(body, 'input', { items: 'object' }) : undefined,
 		optionalString(body, 'instructions'),
 		optionalString(body, 'previous_response_id'),
-		body.conversation !== undefined && body.conversation !== null && typeof body.conversation !== 'string' && !isRecord(body.conversation)
-			? { param: 'conversation', message: "Invalid type for 'conversation': expected a string or an object." }
+		body.conversation !== undefined &&
+			body.conversation !== null &&
+			typeof body.conversation !== 'string' &&
+			!isRecord(body.conversation)
+			? {
+					param: 'conversation',
+					message: "Invalid type for 'conversation': expected a string or an object.",
+				}
 			: undefined,
 		typeof previousId === 'string' && body.conversation !== undefined && body.conversation !== null
-			? { param: 'previous_response_id', message: "'previous_response_id' cannot be used together with 'conversation'." }
+			? {
+					param: 'previous_response_id',
+					message: "'previous_response_id' cannot be used together with 'conversation'.",
+				}
 			: undefined,
 		typeof previousId === 'string' && !state.storedResponses.has(previousId)
-			? { param: 'previous_response_id', message: `Previous response with id '${previousId}' not found.` }
+			? {
+					param: 'previous_response_id',
+					message: `Previous response with id '${previousId}' not found.`,
+				}
 			: undefined,
 		optionalObject(body, 'reasoning'),
 		optionalObject(body, 'text'),
@@ -90,7 +123,10 @@ function validateResponsesRequest(state: SimState, body: JsonObject): Issue | un
 		optionalBoolean(body, 'stream'),
 		optionalObject(body, 'stream_options'),
 		body.stream_options !== undefined && body.stream_options !== null && body.stream !== true
-			? { param: 'stream_options', message: "'stream_options' is only allowed when 'stream' is true." }
+			? {
+					param: 'stream_options',
+					message: "'stream_options' is only allowed when 'stream' is true.",
+				}
 			: undefined,
 		optionalObject(body, 'metadata'),
 		optionalBoolean(body, 'store'),
@@ -102,10 +138,16 @@ function validateResponsesRequest(state: SimState, body: JsonObject): Issue | un
 function validateTextFormat(format: unknown): Issue | undefined {
 	if (format === undefined || format === null) return undefined;
 	if (!isRecord(format) || !['text', 'json_object', 'json_schema'].includes(String(format.type))) {
-		return { param: 'text.format.type', message: "'text.format.type' must be 'text', 'json_object' or 'json_schema'." };
+		return {
+			param: 'text.format.type',
+			message: "'text.format.type' must be 'text', 'json_object' or 'json_schema'.",
+		};
 	}
 	if (format.type === 'json_schema' && !isRecord(format.schema)) {
-		return { param: 'text.format.schema', message: "Missing required parameter: 'text.format.schema'." };
+		return {
+			param: 'text.format.schema',
+			message: "Missing required parameter: 'text.format.schema'.",
+		};
 	}
 	return undefined;
 }
@@ -113,9 +155,16 @@ function validateTextFormat(format: unknown): Issue | undefined {
 function validateTools(tools: unknown[]): Issue | undefined {
 	for (const [index, tool] of tools.entries()) {
 		if (!isRecord(tool)) continue;
-		if (typeof tool.type !== 'string') return { param: `tools[${index}].type`, message: `Missing required parameter: 'tools[${index}].type'.` };
+		if (typeof tool.type !== 'string')
+			return {
+				param: `tools[${index}].type`,
+				message: `Missing required parameter: 'tools[${index}].type'.`,
+			};
 		if (tool.type === 'function' && (typeof tool.name !== 'string' || tool.name === '')) {
-			return { param: `tools[${index}].name`, message: `Missing required parameter: 'tools[${index}].name'.` };
+			return {
+				param: `tools[${index}].name`,
+				message: `Missing required parameter: 'tools[${index}].name'.`,
+			};
 		}
 	}
 	return undefined;
@@ -148,22 +197,44 @@ interface PlannedItem {
 	arguments?: string;
 }
 
-function planOutput(body: JsonObject, userText: string, toolOutput: string | undefined, previousId: string | undefined): PlannedItem[] {
+function planOutput(
+	body: JsonObject,
+	userText: string,
+	toolOutput: string | undefined,
+	previousId: string | undefined,
+): PlannedItem[] {
 	const items: PlannedItem[] = [];
-	if (recordField(body, 'reasoning') !== undefined) items.push({ type: 'reasoning', id: newId('rs_', 16) });
+	if (recordField(body, 'reasoning') !== undefined)
+		items.push({ type: 'reasoning', id: newId('rs_', 16) });
 	const toolName = toolOutput === undefined ? chosenToolName(body, userText) : undefined;
 	if (toolName !== undefined) {
-		items.push({ type: 'function_call', id: newId('fc_', 16), name: toolName, callId: newId('call_', 12), arguments: TOOL_CALL_ARGUMENTS });
+		items.push({
+			type: 'function_call',
+			id: newId('fc_', 16),
+			name: toolName,
+			callId: newId('call_', 12),
+			arguments: TOOL_CALL_ARGUMENTS,
+		});
 		return items;
 	}
-	items.push({ type: 'message', id: newId('msg_', 16), text: answerText(body, userText, toolOutput, previousId) });
+	items.push({
+		type: 'message',
+		id: newId('msg_', 16),
+		text: answerText(body, userText, toolOutput, previousId),
+	});
 	return items;
 }
 
-function answerText(body: JsonObject, userText: string, toolOutput: string | undefined, previousId: string | undefined): string {
+function answerText(
+	body: JsonObject,
+	userText: string,
+	toolOutput: string | undefined,
+	previousId: string | undefined,
+): string {
 	if (toolOutput !== undefined) return `Echo: ${userText} (tool result: ${toolOutput})`;
 	const format = recordField(body, 'text')?.format;
-	if (isRecord(format) && format.type === 'json_schema') return JSON.stringify(placeholderObject(format.schema));
+	if (isRecord(format) && format.type === 'json_schema')
+		return JSON.stringify(placeholderObject(format.schema));
 	if (isRecord(format) && format.type === 'json_object') return JSON.stringify({ echo: userText });
 	return previousId === undefined ? `Echo: ${userText}` : `Echo: ${userText} (after ${previousId})`;
 }
@@ -182,7 +253,9 @@ function chosenToolName(body: JsonObject, userText: string): string | undefined 
 function usageOf(body: JsonObject, userText: string, output: PlannedItem[]): JsonObject {
 	const inputTokens = estimateTokens(`${stringField(body, 'instructions') ?? ''} ${userText}`);
 	const reasoningTokens = output.some((item) => item.type === 'reasoning') ? REASONING_TOKENS : 0;
-	const visibleTokens = estimateTokens(output.map((item) => item.text ?? item.arguments ?? '').join(''));
+	const visibleTokens = estimateTokens(
+		output.map((item) => item.text ?? item.arguments ?? '').join(''),
+	);
 	const outputTokens = visibleTokens + reasoningTokens;
 	return {
 		input_tokens: inputTokens,
@@ -201,7 +274,13 @@ interface ResponseMeta {
 	body: JsonObject;
 }
 
-function responseObject(meta: ResponseMeta, status: string, output: JsonObject[], usage: JsonObject | null, error: JsonObject | null = null): JsonObject {
+function responseObject(
+	meta: ResponseMeta,
+	status: string,
+	output: JsonObject[],
+	usage: JsonObject | null,
+	error: JsonObject | null = null,
+): JsonObject {
 	const { body } = meta;
 	return {
 		id: meta.id,
@@ -237,16 +316,33 @@ function finalItem(item: PlannedItem): JsonObject {
 		case 'reasoning':
 			return { id: item.id, type: 'reasoning', summary: [] };
 		case 'function_call':
-			return { id: item.id, type: 'function_call', status: 'completed', arguments: item.arguments, call_id: item.callId, name: item.name };
+			return {
+				id: item.id,
+				type: 'function_call',
+				status: 'completed',
+				arguments: item.arguments,
+				call_id: item.callId,
+				name: item.name,
+			};
 		case 'message':
-			return { id: item.id, type: 'message', status: 'completed', role: 'assistant', content: [outputTextPart(item.text ?? '')] };
+			return {
+				id: item.id,
+				type: 'message',
+				status: 'completed',
+				role: 'assistant',
+				content: [outputTextPart(item.text ?? '')],
+			};
 	}
 }
 
 function inProgressItem(item: PlannedItem): JsonObject {
 	const final = finalItem(item);
 	if (item.type === 'reasoning') return final;
-	return { ...final, status: 'in_progress', ...(item.type === 'message' ? { content: [] } : { arguments: '' }) };
+	return {
+		...final,
+		status: 'in_progress',
+		...(item.type === 'message' ? { content: [] } : { arguments: '' }),
+	};
 }
 
 interface ResponseEvent {
@@ -255,7 +351,12 @@ interface ResponseEvent {
 }
 
 /** Typed events of the responses protocol; sequence numbers are added last. */
-function responseStreamFrames(meta: ResponseMeta, output: PlannedItem[], usage: JsonObject, cut: StreamCut | undefined): SseFrame[] {
+function responseStreamFrames(
+	meta: ResponseMeta,
+	output: PlannedItem[],
+	usage: JsonObject,
+	cut: StreamCut | undefined,
+): SseFrame[] {
 	const events: ResponseEvent[] = [];
 	const emit = (type: string, payload: JsonObject): void => {
 		events.push({ type, payload });
@@ -268,18 +369,22 @@ function responseStreamFrames(meta: ResponseMeta, output: PlannedItem[], usage: 
 			const text = item.text ?? '';
 			const where = { item_id: item.id, output_index: outputIndex, content_index: 0 };
 			emit('response.content_part.added', { ...where, part: outputTextPart('') });
-			for (const delta of splitIntoPieces(text, 4)) emit('response.output_text.delta', { ...where, delta, logprobs: [] });
+			for (const delta of splitIntoPieces(text, 4))
+				emit('response.output_text.delta', { ...where, delta, logprobs: [] });
 			emit('response.output_text.done', { ...where, text, logprobs: [] });
 			emit('response.content_part.done', { ...where, part: outputTextPart(text) });
 		}
 		if (item.type === 'function_call') {
 			const where = { item_id: item.id, output_index: outputIndex };
-			for (const delta of splitIntoPieces(item.arguments ?? '', 3)) emit('response.function_call_arguments.delta', { ...where, delta });
+			for (const delta of splitIntoPieces(item.arguments ?? '', 3))
+				emit('response.function_call_arguments.delta', { ...where, delta });
 			emit('response.function_call_arguments.done', { ...where, arguments: item.arguments });
 		}
 		emit('response.output_item.done', { output_index: outputIndex, item: finalItem(item) });
 	}
-	emit('response.completed', { response: responseObject(meta, 'completed', output.map(finalItem), usage) });
+	emit('response.completed', {
+		response: responseObject(meta, 'completed', output.map(finalItem), usage),
+	});
 
 	let sent = events;
 	if (cut !== undefined) {
@@ -288,7 +393,10 @@ function responseStreamFrames(meta: ResponseMeta, output: PlannedItem[], usage: 
 		if (cut === 'error') {
 			const error = { code: 'server_error', message: 'upstream overloaded' };
 			sent.push({ type: 'error', payload: { ...error, param: null } });
-			sent.push({ type: 'response.failed', payload: { response: responseObject(meta, 'failed', [], null, error) } });
+			sent.push({
+				type: 'response.failed',
+				payload: { response: responseObject(meta, 'failed', [], null, error) },
+			});
 		}
 	}
 	const frames: SseFrame[] = sent.map((event, sequenceNumber) => ({

@@ -6,15 +6,23 @@ import { jsonObject, jsonObjectList, listAtMost, numberInRange, requiredText } f
 
 const onOff = z.enum(['on', 'off'], { errorMap: () => ({ message: 'must be "on" or "off"' }) });
 const mode = z.enum(['std', 'pro'], { errorMap: () => ({ message: 'must be "std" or "pro"' }) });
-const duration = z.union([z.number().positive('must be more than 0 seconds'), z.string().regex(/^\d+(\.\d+)?$/, 'must be a number of seconds')], {
-	errorMap: () => ({ message: 'must be a number of seconds' }),
-});
+const duration = z.union(
+	[
+		z.number().positive('must be more than 0 seconds'),
+		z.string().regex(/^\d+(\.\d+)?$/, 'must be a number of seconds'),
+	],
+	{
+		errorMap: () => ({ message: 'must be a number of seconds' }),
+	},
+);
 const multiPrompt = z.array(
-	z.object({
-		index: z.number().int('must be a whole number').optional(),
-		prompt: requiredText('multi_prompt prompt'),
-		duration: z.string().optional(),
-	}).passthrough(),
+	z
+		.object({
+			index: z.number().int('must be a whole number').optional(),
+			prompt: requiredText('multi_prompt prompt'),
+			duration: z.string().optional(),
+		})
+		.passthrough(),
 	{ invalid_type_error: 'must be a list of shots' },
 );
 
@@ -39,19 +47,34 @@ function requirePrompt(
 	body: { prompt?: string; shot_type?: string; multi_shot?: unknown; multi_prompt?: unknown[] },
 	ctx: z.RefinementCtx,
 ) {
-	const custom = (body.shot_type === 'customize' || body.multi_shot === 'customize' || body.multi_shot === true) && (body.multi_prompt?.length ?? 0) > 0;
+	const custom =
+		(body.shot_type === 'customize' ||
+			body.multi_shot === 'customize' ||
+			body.multi_shot === true) &&
+		(body.multi_prompt?.length ?? 0) > 0;
 	if (!custom && (body.prompt ?? '').trim() === '') {
-		ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['prompt'], message: 'is required unless custom multi-shot prompts are given' });
+		ctx.addIssue({
+			code: z.ZodIssueCode.custom,
+			path: ['prompt'],
+			message: 'is required unless custom multi-shot prompts are given',
+		});
 	}
 }
 
 export const familyAOmniVideoSchema = z
 	.object({
 		...common,
-		image_list: listAtMost(z.object({ image_url: requiredText('image_url') }).passthrough(), 7).optional(),
+		image_list: listAtMost(
+			z.object({ image_url: requiredText('image_url') }).passthrough(),
+			7,
+		).optional(),
 		video_list: listAtMost(jsonObject, 1).optional(),
-		multi_shot: z.boolean({ invalid_type_error: 'must be true or false for omni-video' }).optional(),
-		shot_type: z.enum(['customize'], { errorMap: () => ({ message: 'must be "customize"' }) }).optional(),
+		multi_shot: z
+			.boolean({ invalid_type_error: 'must be true or false for omni-video' })
+			.optional(),
+		shot_type: z
+			.enum(['customize'], { errorMap: () => ({ message: 'must be "customize"' }) })
+			.optional(),
 	})
 	.passthrough()
 	.superRefine(requirePrompt);
@@ -67,7 +90,11 @@ export const familyAImage2VideoSchema = z
 				errorMap: () => ({ message: 'must be true, false, "intelligence" or "customize"' }),
 			})
 			.optional(),
-		shot_type: z.enum(['intelligence', 'customize'], { errorMap: () => ({ message: 'must be "intelligence" or "customize"' }) }).optional(),
+		shot_type: z
+			.enum(['intelligence', 'customize'], {
+				errorMap: () => ({ message: 'must be "intelligence" or "customize"' }),
+			})
+			.optional(),
 		static_mask: z.string().optional(),
 		dynamic_masks: jsonObjectList.optional(),
 		camera_control: jsonObject.optional(),
@@ -76,9 +103,17 @@ export const familyAImage2VideoSchema = z
 	.superRefine((body, ctx) => {
 		requirePrompt(body, ctx);
 		if (!body.image?.trim() && !body.image_tail?.trim()) {
-			ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['image'], message: 'at least one of image (first frame) and image_tail (last frame) is required' });
+			ctx.addIssue({
+				code: z.ZodIssueCode.custom,
+				path: ['image'],
+				message: 'at least one of image (first frame) and image_tail (last frame) is required',
+			});
 		}
 		if ((body.element_list?.length ?? 0) > 0 && (body.voice_list?.length ?? 0) > 0) {
-			ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['voice_list'], message: 'cannot be used together with element_list (they are mutually exclusive)' });
+			ctx.addIssue({
+				code: z.ZodIssueCode.custom,
+				path: ['voice_list'],
+				message: 'cannot be used together with element_list (they are mutually exclusive)',
+			});
 		}
 	});

@@ -16,7 +16,11 @@ export const familyBCreateSchema = z
 		EnhancePrompt: z.string().optional(),
 		OutputConfig: z
 			.object({
-				Duration: z.number().int('must be a whole number of seconds').positive('must be at least 1 second').optional(),
+				Duration: z
+					.number()
+					.int('must be a whole number of seconds')
+					.positive('must be at least 1 second')
+					.optional(),
 				Resolution: z.string().optional(),
 			})
 			.passthrough()
@@ -32,6 +36,10 @@ export const familyBCreateSchema = z
 	.passthrough()
 	.superRefine((body, ctx) => {
 		if (!body.Prompt?.trim() && (body.FileInfos?.length ?? 0) === 0) {
-			ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['Prompt'], message: 'is required when no FileInfos are given' });
+			ctx.addIssue({
+				code: z.ZodIssueCode.custom,
+				path: ['Prompt'],
+				message: 'is required when no FileInfos are given',
+			});
 		}
 	});

@@ -4,7 +4,9 @@ import { jsonObject, jsonObjectList, requiredText } from '../common';
 
 /** POST /vendor-c/ent/v2/reference2video (Family C). */
 
-const urlList = z.array(z.string().trim().min(1, 'must not contain empty URLs'), { invalid_type_error: 'must be a list of URLs' });
+const urlList = z.array(z.string().trim().min(1, 'must not contain empty URLs'), {
+	invalid_type_error: 'must be a list of URLs',
+});
 
 export const familyCCreateSchema = z
 	.object({
@@ -17,7 +19,11 @@ export const familyCCreateSchema = z
 		videos: urlList.optional(),
 		auto_subjects: z.boolean().optional(),
 		subjects: jsonObjectList.optional(),
-		duration: z.union([z.string(), z.number()], { errorMap: () => ({ message: 'must be a number of seconds' }) }).optional(),
+		duration: z
+			.union([z.string(), z.number()], {
+				errorMap: () => ({ message: 'must be a number of seconds' }),
+			})
+			.optional(),
 		aspect_ratio: z.string().optional(),
 		resolution: z.string().optional(),
 		size: z.string().optional(),

@@ -20,7 +20,11 @@ const instance = z
 	.passthrough()
 	.superRefine((value, ctx) => {
 		if (!value.prompt?.trim() && !value.image) {
-			ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['prompt'], message: 'a prompt or an image is required' });
+			ctx.addIssue({
+				code: z.ZodIssueCode.custom,
+				path: ['prompt'],
+				message: 'a prompt or an image is required',
+			});
 		}
 	});
 
@@ -28,7 +32,9 @@ const instance = z
 export const longRunningCreateSchema = z
 	.object({
 		model: requiredText('model').regex(/^[^/:]+$/, 'must not contain "/" or ":"'),
-		instances: z.array(instance, { required_error: 'instances is required' }).min(1, 'must contain at least 1 instance'),
+		instances: z
+			.array(instance, { required_error: 'instances is required' })
+			.min(1, 'must contain at least 1 instance'),
 		parameters: z
 			.object({
 				sampleCount: integerAtLeast(1).optional(),

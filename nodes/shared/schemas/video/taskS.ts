@@ -4,16 +4,33 @@ import { integerAtLeast, requiredText } from '../common';
 
 /** POST /v1/task/create (Task family S). Unknown extra fields pass through unchanged. */
 
-const mediaUrl = (type: string) =>
-	z.object({ url: requiredText(`${type}.url`) }).passthrough();
+const mediaUrl = (type: string) => z.object({ url: requiredText(`${type}.url`) }).passthrough();
 
 const contentItem = z.discriminatedUnion(
 	'type',
 	[
 		z.object({ type: z.literal('text'), text: requiredText('text') }).passthrough(),
-		z.object({ type: z.literal('image_url'), image_url: mediaUrl('image_url'), role: z.string().optional() }).passthrough(),
-		z.object({ type: z.literal('video_url'), video_url: mediaUrl('video_url'), role: z.string().optional() }).passthrough(),
-		z.object({ type: z.literal('audio_url'), audio_url: mediaUrl('audio_url'), role: z.string().optional() }).passthrough(),
+		z
+			.object({
+				type: z.literal('image_url'),
+				image_url: mediaUrl('image_url'),
+				role: z.string().optional(),
+			})
+			.passthrough(),
+		z
+			.object({
+				type: z.literal('video_url'),
+				video_url: mediaUrl('video_url'),
+				role: z.string().optional(),
+			})
+			.passthrough(),
+		z
+			.object({
+				type: z.literal('audio_url'),
+				audio_url: mediaUrl('audio_url'),
+				role: z.string().optional(),
+			})
+			.passthrough(),
 	],
 	{
 		errorMap: () => ({ message: 'must have a type of text, image_url, video_url or audio_url' }),
@@ -31,7 +48,10 @@ export const taskSCreateSchema = z
 			.string()
 			.regex(/^\d+(\.\d+)?:\d+(\.\d+)?$/, 'must be an aspect ratio like 16:9')
 			.optional(),
-		duration: z.number({ invalid_type_error: 'must be a number of seconds' }).positive('must be more than 0 seconds').optional(),
+		duration: z
+			.number({ invalid_type_error: 'must be a number of seconds' })
+			.positive('must be more than 0 seconds')
+			.optional(),
 		watermark: z.boolean().optional(),
 		callback_url: z.string().url('must be a full http(s) URL').optional(),
 		resolution: z.string().optional(),

@@ -41,8 +41,18 @@ const CONCURRENCY_LIMIT = 1303;
 
 export function familyARoutes(state: SimState): Route[] {
 	return [
-		{ host: 'base', methods: ['POST'], pattern: /^\/vendor-a\/v1\/videos\/omni-video$/, handle: ({ body }) => createTask(state, 'omni-video', body) },
-		{ host: 'base', methods: ['POST'], pattern: /^\/vendor-a\/v1\/videos\/image2video$/, handle: ({ body }) => createTask(state, 'image2video', body) },
+		{
+			host: 'base',
+			methods: ['POST'],
+			pattern: /^\/vendor-a\/v1\/videos\/omni-video$/,
+			handle: ({ body }) => createTask(state, 'omni-video', body),
+		},
+		{
+			host: 'base',
+			methods: ['POST'],
+			pattern: /^\/vendor-a\/v1\/videos\/image2video$/,
+			handle: ({ body }) => createTask(state, 'image2video', body),
+		},
 		{
 			host: 'base',
 			methods: ['GET'],
@@ -71,7 +81,8 @@ function createTask(state: SimState, kind: CreatableKind, body: unknown): Reply 
 		.filter(isRecord)
 		.map((shot) => (typeof shot.prompt === 'string' ? shot.prompt : ''));
 	const prompt = [stringField(body, 'prompt') ?? '', ...shotPrompts].join(' ').trim();
-	if (prompt.includes(MAGIC.businessError)) return businessError(CONCURRENCY_LIMIT, 'concurrency limit');
+	if (prompt.includes(MAGIC.businessError))
+		return businessError(CONCURRENCY_LIMIT, 'concurrency limit');
 
 	const callbackUrl = stringField(body, 'callback_url');
 	const task = createVideoTask(state, {
@@ -81,7 +92,9 @@ function createTask(state: SimState, kind: CreatableKind, body: unknown): Reply 
 		model: String(body.model_name),
 		prompt,
 		request: body,
-		callback: callbackUrl ? { url: callbackUrl, body: (created, status) => taskData(state, created, status) } : undefined,
+		callback: callbackUrl
+			? { url: callbackUrl, body: (created, status) => taskData(state, created, status) }
+			: undefined,
 	});
 	const status: TaskStatus = task.reportsUnknownStatus ? 'unknown' : 'queued';
 	return envelope(task.id, taskData(state, task, status));
@@ -90,7 +103,8 @@ function createTask(state: SimState, kind: CreatableKind, body: unknown): Reply 
 function getTask(state: SimState, kind: string, taskId: string): Reply {
 	const task = state.tasks.find(taskId);
 	// A task is only found under the kind that created it, like upstream.
-	if (task?.family !== 'familyA' || task.variant !== kind) return businessError(TASK_NOT_FOUND, 'task not found');
+	if (task?.family !== 'familyA' || task.variant !== kind)
+		return businessError(TASK_NOT_FOUND, 'task not found');
 	return envelope(task.id, taskData(state, task, statusAt(task, Date.now())));
 }
 
@@ -105,7 +119,17 @@ function taskData(state: SimState, task: SimTask, status: TaskStatus): JsonObjec
 		task_info: externalTaskId === undefined ? {} : { external_task_id: externalTaskId },
 		watermark_info: { enabled: recordField(task.request, 'watermark_info')?.enabled === true },
 		task_result: {
-			videos: status === 'succeeded' ? [{ id: `${task.id}-0`, url: urls.video, watermark_url: urls.watermarkedVideo, duration: durationText(task.request.duration) }] : [],
+			videos:
+				status === 'succeeded'
+					? [
+							{
+								id: `${task.id}-0`,
+								url: urls.video,
+								watermark_url: urls.watermarkedVideo,
+								duration: durationText(task.request.duration),
+							},
+						]
+					: [],
 			images: null,
 		},
 		created_at: task.createdAt,
@@ -114,14 +138,22 @@ function taskData(state: SimState, task: SimTask, status: TaskStatus): JsonObjec
 }
 
 function durationText(duration: unknown): string {
-	const seconds = typeof duration === 'number' ? duration : typeof duration === 'string' ? Number.parseFloat(duration) : Number.NaN;
+	const seconds =
+		typeof duration === 'number'
+			? duration
+			: typeof duration === 'string'
+				? Number.parseFloat(duration)
+				: Number.NaN;
 	return (Number.isFinite(seconds) ? seconds : 5).toFixed(1);
 }
 
 // ---- Validation (limits from the spec) ----
 
 function isCustomMultiShot(body: JsonObject): boolean {
-	return (body.shot_type === 'customize' || body.multi_shot === 'customize') && arrayField(body, 'multi_prompt').length > 0;
+	return (
+		(body.shot_type === 'customize' || body.multi_shot === 'customize') &&
+		arrayField(body, 'multi_prompt').length > 0
+	);
 }
 
 function commonChecks(body: JsonObject): Array<Issue | undefined> {
@@ -132,7 +164,10 @@ function commonChecks(body: JsonObject): Array<Issue | undefined> {
 		optionalArray(body, 'element_list', { max: 3 }),
 		optionalOneOf(body, 'sound', ['on', 'off']),
 		optionalOneOf(body, 'mode', ['std', 'pro']),
-		body.duration === undefined || body.duration === null || typeof body.duration === 'number' || (typeof body.duration === 'string' && /^\d+(\.\d+)?$/.test(body.duration))
+		body.duration === undefined ||
+		body.duration === null ||
+		typeof body.duration === 'number' ||
+		(typeof body.duration === 'string' && /^\d+(\.\d+)?$/.test(body.duration))
 			? undefined
 			: { param: 'duration', message: "'duration' must be a number of seconds." },
 		optionalString(body, 'aspect_ratio'),
@@ -145,31 +180,50 @@ function commonChecks(body: JsonObject): Array<Issue | undefined> {
 }
 
 function validateOmniVideo(body: JsonObject): Issue | undefined {
-	const badImage = arrayField(body, 'image_list').findIndex((item) => !isRecord(item) || typeof item.image_url !== 'string' || item.image_url === '');
+	const badImage = arrayField(body, 'image_list').findIndex(
+		(item) => !isRecord(item) || typeof item.image_url !== 'string' || item.image_url === '',
+	);
 	return firstIssue(
 		...commonChecks(body),
 		optionalArray(body, 'image_list', { max: 7 }),
-		badImage >= 0 ? { param: `image_list[${badImage}].image_url`, message: `'image_list[${badImage}].image_url' must be a non-empty string.` } : undefined,
+		badImage >= 0
+			? {
+					param: `image_list[${badImage}].image_url`,
+					message: `'image_list[${badImage}].image_url' must be a non-empty string.`,
+				}
+			: undefined,
 		optionalArray(body, 'video_list', { max: 1 }),
-		body.multi_shot === undefined || typeof body.multi_shot === 'boolean' ? undefined : { param: 'multi_shot', message: "'multi_shot' must be a boolean." },
+		body.multi_shot === undefined || typeof body.multi_shot === 'boolean'
+			? undefined
+			: { param: 'multi_shot', message: "'multi_shot' must be a boolean." },
 		optionalOneOf(body, 'shot_type', ['customize']),
 	);
 }
 
 function validateImage2Video(body: JsonObject): Issue | undefined {
-	const hasFrame = [body.image, body.image_tail].some((frame) => typeof frame === 'string' && frame !== '');
+	const hasFrame = [body.image, body.image_tail].some(
+		(frame) => typeof frame === 'string' && frame !== '',
+	);
 	return firstIssue(
 		...commonChecks(body),
-		hasFrame ? undefined : { param: 'image', message: "At least one of 'image' and 'image_tail' is required." },
+		hasFrame
+			? undefined
+			: { param: 'image', message: "At least one of 'image' and 'image_tail' is required." },
 		optionalString(body, 'image'),
 		optionalString(body, 'image_tail'),
 		optionalArray(body, 'voice_list', { max: 2 }),
 		arrayField(body, 'element_list').length > 0 && arrayField(body, 'voice_list').length > 0
 			? { param: 'voice_list', message: "'element_list' and 'voice_list' cannot be used together." }
 			: undefined,
-		body.multi_shot === undefined || typeof body.multi_shot === 'boolean' || body.multi_shot === 'intelligence' || body.multi_shot === 'customize'
+		body.multi_shot === undefined ||
+			typeof body.multi_shot === 'boolean' ||
+			body.multi_shot === 'intelligence' ||
+			body.multi_shot === 'customize'
 			? undefined
-			: { param: 'multi_shot', message: "'multi_shot' must be a boolean, 'intelligence' or 'customize'." },
+			: {
+					param: 'multi_shot',
+					message: "'multi_shot' must be a boolean, 'intelligence' or 'customize'.",
+				},
 		optionalOneOf(body, 'shot_type', ['intelligence', 'customize']),
 		optionalString(body, 'static_mask'),
 		optionalArray(body, 'dynamic_masks'),

@@ -24,7 +24,14 @@ import { createVideoTask } from './videoTasks';
 
 /** Family B: PascalCase create body; answers (and is queried) as a generic video task. */
 export function familyBRoutes(state: SimState): Route[] {
-	return [{ host: 'base', methods: ['POST'], pattern: /^\/vendor-b\/v1\/video\/generations$/, handle: ({ body }) => createGeneration(state, body) }];
+	return [
+		{
+			host: 'base',
+			methods: ['POST'],
+			pattern: /^\/vendor-b\/v1\/video\/generations$/,
+			handle: ({ body }) => createGeneration(state, body),
+		},
+	];
 }
 
 function createGeneration(state: SimState, body: unknown): Reply {
@@ -48,14 +55,31 @@ function validateCreate(body: JsonObject): Issue | undefined {
 	const hasPrompt = typeof body.Prompt === 'string' && body.Prompt.trim() !== '';
 	return firstIssue(
 		requiredString(body, 'ModelName'),
-		...['ModelVersion', 'Prompt', 'LastFrameFileId', 'LastFrameUrl', 'NegativePrompt', 'EnhancePrompt', 'InputRegion', 'SceneType', 'SessionId', 'SessionContext'].map((key) =>
-			optionalString(body, key),
-		),
+		...[
+			'ModelVersion',
+			'Prompt',
+			'LastFrameFileId',
+			'LastFrameUrl',
+			'NegativePrompt',
+			'EnhancePrompt',
+			'InputRegion',
+			'SceneType',
+			'SessionId',
+			'SessionContext',
+		].map((key) => optionalString(body, key)),
 		optionalArray(body, 'FileInfos', { items: 'object' }),
-		hasPrompt || arrayField(body, 'FileInfos').length > 0 ? undefined : { param: 'Prompt', message: "Either 'Prompt' or 'FileInfos' is required." },
+		hasPrompt || arrayField(body, 'FileInfos').length > 0
+			? undefined
+			: { param: 'Prompt', message: "Either 'Prompt' or 'FileInfos' is required." },
 		optionalObject(body, 'OutputConfig'),
-		optionalNumber(output, 'Duration', { min: 1, integer: true }) && { param: 'OutputConfig.Duration', message: "'OutputConfig.Duration' must be a positive integer." },
-		optionalString(output, 'Resolution') && { param: 'OutputConfig.Resolution', message: "'OutputConfig.Resolution' must be a string." },
+		optionalNumber(output, 'Duration', { min: 1, integer: true }) && {
+			param: 'OutputConfig.Duration',
+			message: "'OutputConfig.Duration' must be a positive integer.",
+		},
+		optionalString(output, 'Resolution') && {
+			param: 'OutputConfig.Resolution',
+			message: "'OutputConfig.Resolution' must be a string.",
+		},
 		optionalNumber(body, 'Seed', { integer: true }),
 		optionalNumber(body, 'TasksPriority', { integer: true }),
 	);

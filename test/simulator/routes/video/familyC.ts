@@ -20,7 +20,14 @@ import { createVideoTask } from './videoTasks';
 
 /** Family C: create only; the task is queried through GET /v1/videos/{id} (either id works). */
 export function familyCRoutes(state: SimState): Route[] {
-	return [{ host: 'base', methods: ['POST'], pattern: /^\/vendor-c\/ent\/v2\/reference2video$/, handle: ({ body }) => createReferenceVideo(state, body) }];
+	return [
+		{
+			host: 'base',
+			methods: ['POST'],
+			pattern: /^\/vendor-c\/ent\/v2\/reference2video$/,
+			handle: ({ body }) => createReferenceVideo(state, body),
+		},
+	];
 }
 
 function createReferenceVideo(state: SimState, body: unknown): Reply {
@@ -42,12 +49,28 @@ function validateCreate(body: JsonObject): Issue | undefined {
 	return firstIssue(
 		requiredString(body, 'model'),
 		requiredString(body, 'prompt'),
-		...['version', 'type', 'init_image', 'aspect_ratio', 'resolution', 'size', 'movement_amplitude', 'audio_type', 'voice_id', 'style'].map((key) => optionalString(body, key)),
+		...[
+			'version',
+			'type',
+			'init_image',
+			'aspect_ratio',
+			'resolution',
+			'size',
+			'movement_amplitude',
+			'audio_type',
+			'voice_id',
+			'style',
+		].map((key) => optionalString(body, key)),
 		optionalArray(body, 'images', { items: 'string' }),
 		optionalArray(body, 'videos', { items: 'string' }),
 		optionalArray(body, 'subjects', { items: 'object' }),
-		...['auto_subjects', 'bgm', 'audio', 'is_audio', 'is_rec', 'off_peak'].map((key) => optionalBoolean(body, key)),
-		body.duration === undefined || body.duration === null || typeof body.duration === 'number' || typeof body.duration === 'string'
+		...['auto_subjects', 'bgm', 'audio', 'is_audio', 'is_rec', 'off_peak'].map((key) =>
+			optionalBoolean(body, key),
+		),
+		body.duration === undefined ||
+			body.duration === null ||
+			typeof body.duration === 'number' ||
+			typeof body.duration === 'string'
 			? undefined
 			: { param: 'duration', message: "'duration' must be a string or a number." },
 		optionalNumber(body, 'seed', { integer: true }),

@@ -22,7 +22,12 @@ import { createVideoTask, findTask } from './videoTasks';
 /** Generic video: POST /v1/videos; GET /v1/videos/{id} also serves Family B and C tasks. */
 export function genericVideoRoutes(state: SimState): Route[] {
 	return [
-		{ host: 'base', methods: ['POST'], pattern: /^\/v1\/videos$/, handle: ({ body }) => createVideo(state, body) },
+		{
+			host: 'base',
+			methods: ['POST'],
+			pattern: /^\/v1\/videos$/,
+			handle: ({ body }) => createVideo(state, body),
+		},
 		{
 			host: 'base',
 			methods: ['GET'],
@@ -66,6 +71,8 @@ function validateCreate(body: JsonObject): Issue | undefined {
 		optionalOneOf(body, 'duration', [6, 10]),
 		optionalOneOf(body, 'size', ['768p', '1080p']),
 		optionalObject(body, 'metadata'),
-		badFlag === undefined ? undefined : { param: `metadata.${badFlag}`, message: `'metadata.${badFlag}' must be a boolean.` },
+		badFlag === undefined
+			? undefined
+			: { param: `metadata.${badFlag}`, message: `'metadata.${badFlag}' must be a boolean.` },
 	);
 }

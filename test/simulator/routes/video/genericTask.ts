@@ -13,10 +13,28 @@ import { failureMessage, resultUrls } from './videoTasks';
 
 type StatusWords = Record<TaskStatus, string>;
 
-const GENERIC_WORDS: StatusWords = { queued: 'queued', running: 'in_progress', succeeded: 'completed', failed: 'failed', unknown: UNKNOWN_STATUS_WORD };
+const GENERIC_WORDS: StatusWords = {
+	queued: 'queued',
+	running: 'in_progress',
+	succeeded: 'completed',
+	failed: 'failed',
+	unknown: UNKNOWN_STATUS_WORD,
+};
 /** Family B upstream words; FINISH plus a non-null `error` is the failure. */
-const UPSTREAM_WORDS: StatusWords = { queued: 'WAITING', running: 'PROCESSING', succeeded: 'FINISH', failed: 'FINISH', unknown: UNKNOWN_STATUS_WORD };
-const FAMILY_C_WORDS: StatusWords = { queued: 'queueing', running: 'processing', succeeded: 'success', failed: 'failed', unknown: UNKNOWN_STATUS_WORD };
+const UPSTREAM_WORDS: StatusWords = {
+	queued: 'WAITING',
+	running: 'PROCESSING',
+	succeeded: 'FINISH',
+	failed: 'FINISH',
+	unknown: UNKNOWN_STATUS_WORD,
+};
+const FAMILY_C_WORDS: StatusWords = {
+	queued: 'queueing',
+	running: 'processing',
+	succeeded: 'success',
+	failed: 'failed',
+	unknown: UNKNOWN_STATUS_WORD,
+};
 
 const RESULT_LIFETIME_SECONDS = 24 * 60 * 60;
 const RUNNING_PROGRESS = 50;
@@ -45,7 +63,8 @@ export function videoTaskView(state: SimState, task: SimTask, status: TaskStatus
 		expires_at: status === 'succeeded' ? finishedAt + RESULT_LIFETIME_SECONDS : null,
 		seconds,
 		size,
-		error: status === 'failed' ? { code: 'generation_failed', message: failureMessage(task) } : null,
+		error:
+			status === 'failed' ? { code: 'generation_failed', message: failureMessage(task) } : null,
 		metadata: task.family === 'generic' ? (recordField(task.request, 'metadata') ?? {}) : {},
 		remixed_from_video_id: null,
 	};
@@ -53,7 +72,10 @@ export function videoTaskView(state: SimState, task: SimTask, status: TaskStatus
 	if (status === 'succeeded') view.video_url = urls.video;
 	if (task.family === 'familyC') {
 		view.state = word;
-		view.creations = status === 'succeeded' ? [{ id: `${task.id}-0`, url: urls.video, cover_url: urls.lastFrame }] : [];
+		view.creations =
+			status === 'succeeded'
+				? [{ id: `${task.id}-0`, url: urls.video, cover_url: urls.lastFrame }]
+				: [];
 	}
 	return view;
 }
@@ -77,16 +99,26 @@ function videoShape(task: SimTask): { seconds: string; size: string } {
 	switch (task.family) {
 		case 'familyB': {
 			const output = recordField(request, 'OutputConfig') ?? {};
-			return { seconds: String(numberField(output, 'Duration') ?? 5), size: pixels(stringField(output, 'Resolution'), '1280x720') };
+			return {
+				seconds: String(numberField(output, 'Duration') ?? 5),
+				size: pixels(stringField(output, 'Resolution'), '1280x720'),
+			};
 		}
 		case 'familyC': {
 			const duration = request.duration;
 			return {
-				seconds: typeof duration === 'number' || typeof duration === 'string' ? String(duration) : '5',
-				size: pixels(stringField(request, 'resolution') ?? stringField(request, 'size'), '1280x720'),
+				seconds:
+					typeof duration === 'number' || typeof duration === 'string' ? String(duration) : '5',
+				size: pixels(
+					stringField(request, 'resolution') ?? stringField(request, 'size'),
+					'1280x720',
+				),
 			};
 		}
 		default:
-			return { seconds: String(numberField(request, 'duration') ?? 6), size: pixels(stringField(request, 'size') ?? '768p', '1366x768') };
+			return {
+				seconds: String(numberField(request, 'duration') ?? 6),
+				size: pixels(stringField(request, 'size') ?? '768p', '1366x768'),
+			};
 	}
 }

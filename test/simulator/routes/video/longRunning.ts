@@ -55,7 +55,8 @@ function operationName(model: string, operationId: string): string {
 function createOperation(state: SimState, model: string, body: unknown): Reply {
 	if (!isRecord(body)) return googleError(400, 'INVALID_ARGUMENT', notAnObject().message);
 	const issue = validateCreate(body);
-	if (issue) return googleError(400, 'INVALID_ARGUMENT', `${issue.param ?? 'body'}: ${issue.message}`);
+	if (issue)
+		return googleError(400, 'INVALID_ARGUMENT', `${issue.param ?? 'body'}: ${issue.message}`);
 	const operationId = newId('op', 10);
 	const prompt = arrayField(body, 'instances')
 		.filter(isRecord)
@@ -75,7 +76,12 @@ function createOperation(state: SimState, model: string, body: unknown): Reply {
 function getOperation(state: SimState, model: string, operationId: string): Reply {
 	const task = findTask(state, operationId, ['longRunning']);
 	// The operation name embeds the model: a different model names a different operation.
-	if (!task || task.model !== model) return googleError(404, 'NOT_FOUND', `Operation ${operationName(model, operationId)} not found.`);
+	if (!task || task.model !== model)
+		return googleError(
+			404,
+			'NOT_FOUND',
+			`Operation ${operationName(model, operationId)} not found.`,
+		);
 	return json(200, operationView(task, statusAt(task, Date.now())));
 }
 
@@ -89,17 +95,41 @@ function operationView(task: SimTask, status: TaskStatus): JsonObject {
 			// There is no status field here; an unknown state shows as never finishing.
 			return { name, done: false, metadata: { state: UNKNOWN_STATUS_WORD } };
 		case 'failed':
-			return { name, done: true, error: { code: RPC_INVALID_ARGUMENT, message: failureMessage(task), details: [] } };
+			return {
+				name,
+				done: true,
+				error: { code: RPC_INVALID_ARGUMENT, message: failureMessage(task), details: [] },
+			};
 		case 'succeeded':
 			if (task.prompt.includes(MAGIC.safety)) {
-				return { name, done: true, response: { '@type': RESPONSE_TYPE, raiMediaFilteredCount: 1, raiMediaFilteredReasons: ['The video was filtered by safety policies.'], videos: [] } };
+				return {
+					name,
+					done: true,
+					response: {
+						'@type': RESPONSE_TYPE,
+						raiMediaFilteredCount: 1,
+						raiMediaFilteredReasons: ['The video was filtered by safety policies.'],
+						videos: [],
+					},
+				};
 			}
-			return { name, done: true, response: { '@type': RESPONSE_TYPE, videos: Array.from({ length: sampleCount(task) }, videoSample) } };
+			return {
+				name,
+				done: true,
+				response: {
+					'@type': RESPONSE_TYPE,
+					videos: Array.from({ length: sampleCount(task) }, videoSample),
+				},
+			};
 	}
 }
 
 function videoSample(): JsonObject {
-	return { mimeType: 'video/mp4', encoding: 'base64', bytesBase64Encoded: MP4_FILE.bytes.toString('base64') };
+	return {
+		mimeType: 'video/mp4',
+		encoding: 'base64',
+		bytesBase64Encoded: MP4_FILE.bytes.toString('base64'),
+	};
 }
 
 function sampleCount(task: SimTask): number {
@@ -119,21 +149,34 @@ function validateCreate(body: JsonObject): Issue | undefined {
 		optionalBoolean(parameters, 'enhancePrompt'),
 	);
 	return firstIssue(
-		instances.length > 0 && instances.every(isRecord) ? undefined : { param: 'instances', message: 'at least one instance object is required' },
+		instances.length > 0 && instances.every(isRecord)
+			? undefined
+			: { param: 'instances', message: 'at least one instance object is required' },
 		...instances.filter(isRecord).map(validateInstance),
 		optionalObject(body, 'parameters'),
-		parameterIssue && { param: `parameters.${parameterIssue.param ?? ''}`, message: parameterIssue.message },
+		parameterIssue && {
+			param: `parameters.${parameterIssue.param ?? ''}`,
+			message: parameterIssue.message,
+		},
 	);
 }
 
 function validateInstance(instance: JsonObject, index: number): Issue | undefined {
 	const hasPrompt = typeof instance.prompt === 'string' && instance.prompt.trim() !== '';
-	if (!hasPrompt && instance.image === undefined) return { param: `instances[${index}].prompt`, message: 'a prompt or an image is required' };
+	if (!hasPrompt && instance.image === undefined)
+		return { param: `instances[${index}].prompt`, message: 'a prompt or an image is required' };
 	for (const key of ['image', 'lastFrame']) {
 		const media = instance[key];
 		if (media === undefined) continue;
-		if (!isRecord(media) || typeof media.bytesBase64Encoded !== 'string' || typeof media.mimeType !== 'string') {
-			return { param: `instances[${index}].${key}`, message: 'must be {bytesBase64Encoded, mimeType}' };
+		if (
+			!isRecord(media) ||
+			typeof media.bytesBase64Encoded !== 'string' ||
+			typeof media.mimeType !== 'string'
+		) {
+			return {
+				param: `instances[${index}].${key}`,
+				message: 'must be {bytesBase64Encoded, mimeType}',
+			};
 		}
 	}
 	return undefined;

@@ -26,7 +26,12 @@ import { createVideoTask, failureMessage, findTask, resultUrls } from './videoTa
 /** Task family S: POST /v1/task/create, GET /v1/task/get/{id}. */
 export function taskSRoutes(state: SimState): Route[] {
 	return [
-		{ host: 'base', methods: ['POST'], pattern: /^\/v1\/task\/create$/, handle: ({ body }) => createTask(state, body) },
+		{
+			host: 'base',
+			methods: ['POST'],
+			pattern: /^\/v1\/task\/create$/,
+			handle: ({ body }) => createTask(state, body),
+		},
 		{
 			host: 'base',
 			methods: ['GET'],
@@ -51,7 +56,8 @@ function createTask(state: SimState, body: unknown): Reply {
 		.map((item) => (item.type === 'text' && typeof item.text === 'string' ? item.text : ''))
 		.join(' ')
 		.trim();
-	if (prompt.includes(MAGIC.businessError)) return taskSError(200, 'QuotaExceeded', 'quota exceeded');
+	if (prompt.includes(MAGIC.businessError))
+		return taskSError(200, 'QuotaExceeded', 'quota exceeded');
 
 	const callbackUrl = stringField(body, 'callback_url');
 	const task = createVideoTask(state, {
@@ -60,7 +66,9 @@ function createTask(state: SimState, body: unknown): Reply {
 		model: String(body.model),
 		prompt,
 		request: body,
-		callback: callbackUrl ? { url: callbackUrl, body: (created, status) => taskRecord(state, created, status) } : undefined,
+		callback: callbackUrl
+			? { url: callbackUrl, body: (created, status) => taskRecord(state, created, status) }
+			: undefined,
 	});
 	return json(200, { id: task.id });
 }
@@ -68,7 +76,11 @@ function createTask(state: SimState, body: unknown): Reply {
 function getTask(state: SimState, id: string): Reply {
 	const task = findTask(state, id, ['taskS']);
 	if (!task) return taskSError(404, 'NotFound', `The specified task ${id} is not found.`);
-	return json(200, { code: 'success', message: '', data: taskRecord(state, task, statusAt(task, Date.now())) });
+	return json(200, {
+		code: 'success',
+		message: '',
+		data: taskRecord(state, task, statusAt(task, Date.now())),
+	});
 }
 
 /** The task record (`data` of the query response; also the bare callback body). */
@@ -89,14 +101,20 @@ function taskRecord(state: SimState, task: SimTask, status: TaskStatus): JsonObj
 		resolution: stringField(request, 'resolution') ?? '720p',
 		seed: numberField(request, 'seed') ?? 42,
 		service_tier: 'default',
-		cost: { currency: 'USD', input_cost: '0', output_cost: succeeded ? '0.25' : '0', total_cost: succeeded ? '0.25' : '0' },
+		cost: {
+			currency: 'USD',
+			input_cost: '0',
+			output_cost: succeeded ? '0.25' : '0',
+			total_cost: succeeded ? '0.25' : '0',
+		},
 		usage: { completion_tokens: succeeded ? 108900 : 0, total_tokens: succeeded ? 108900 : 0 },
 	};
 	if (succeeded) {
 		const urls = resultUrls(state, task);
 		record.content = { video_url: urls.video, last_frame_url: urls.lastFrame };
 	}
-	if (status === 'failed') record.error = { code: 'GenerationFailed', message: failureMessage(task) };
+	if (status === 'failed')
+		record.error = { code: 'GenerationFailed', message: failureMessage(task) };
 	return record;
 }
 
@@ -126,12 +144,22 @@ function validateContent(items: unknown[]): Issue | undefined {
 		const param = `content[${index}]`;
 		const type = item.type;
 		if (typeof type !== 'string' || !CONTENT_TYPES.includes(type)) {
-			return { param: `${param}.type`, message: `'${param}.type' must be one of ${CONTENT_TYPES.join(', ')}.` };
+			return {
+				param: `${param}.type`,
+				message: `'${param}.type' must be one of ${CONTENT_TYPES.join(', ')}.`,
+			};
 		}
-		if (type === 'text' && typeof item.text !== 'string') return { param: `${param}.text`, message: `'${param}.text' must be a string.` };
+		if (type === 'text' && typeof item.text !== 'string')
+			return { param: `${param}.text`, message: `'${param}.text' must be a string.` };
 		const media = item[type];
-		if (type !== 'text' && (!isRecord(media) || typeof media.url !== 'string' || media.url === '')) {
-			return { param: `${param}.${type}.url`, message: `'${param}.${type}.url' must be a non-empty string.` };
+		if (
+			type !== 'text' &&
+			(!isRecord(media) || typeof media.url !== 'string' || media.url === '')
+		) {
+			return {
+				param: `${param}.${type}.url`,
+				message: `'${param}.${type}.url' must be a non-empty string.`,
+			};
 		}
 	}
 	return undefined;

@@ -41,7 +41,12 @@ export function createVideoTask(state: SimState, init: NewVideoTask): SimTask {
 	state.files.put(`${task.id}-watermark.mp4`, MP4_FILE);
 	state.files.put(`${task.id}-last.png`, PNG_FILE);
 	const callback = init.callback;
-	state.tasks.add(task, callback ? (status) => state.callbacks.send(callback.url, callback.body(task, status)) : undefined);
+	state.tasks.add(
+		task,
+		callback
+			? (status) => state.callbacks.send(callback.url, callback.body(task, status))
+			: undefined,
+	);
 	return task;
 }
 
@@ -64,7 +69,11 @@ export function failureMessage(task: SimTask): string {
 }
 
 /** Looks up a task of one of the given families. */
-export function findTask(state: SimState, id: string, families: readonly FamilyId[]): SimTask | undefined {
+export function findTask(
+	state: SimState,
+	id: string,
+	families: readonly FamilyId[],
+): SimTask | undefined {
 	const task = state.tasks.find(id);
 	return task !== undefined && families.includes(task.family) ? task : undefined;
 }
