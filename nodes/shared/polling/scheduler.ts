@@ -138,10 +138,9 @@ export async function runUntilSettled<T extends ScheduledTask>(
 			}
 		}
 		if (failure) throw failure.error;
-	} catch (error) {
-		// Let checks already sent finish quietly; their results no longer matter.
+	} finally {
+		// On failure or cancel, let checks already sent finish quietly; their results no longer matter.
 		await Promise.allSettled([...inFlight]);
-		throw error;
 	}
 }
 

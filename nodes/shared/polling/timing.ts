@@ -1,0 +1,65 @@
+/**
+ * When a task is next due for a query. Two sources of rules meet here: the family's poll
+ * policy (a limit the gateway sets, e.g. Task family S: first query 10 minutes after creation,
+ * then at most once a minute — never configurable away) and the user's interval, which grows
+ * gently for long tasks so a 2-hour render is not queried 700 times.
+ */
+
+/** A family's limits (the `pollPolicy` of its wire module). */
+export interface PollRule {
+	/** Earliest query after the task's creation. */
+	firstPollAfterMs: number;
+	/** Shortest gap between two queries of one task. */
+	minIntervalMs: number;
+}
+
+export const DEFAULT_INTERVAL_SECONDS = 10;
+/** The user's interval is never shorter than this. */
+export const MIN_INTERVAL_SECONDS = 5;
+/** Growth stops here (unless the user's own interval is longer). */
+export const MAX_GROWN_INTERVAL_MS = 60_000;
+/** The interval grows by one base interval for every this much of the task's age. */
+export const GROWTH_PERIOD_MS = 10 * 60_000;
+/**
+ * Added to every gateway-imposed wait, so that the gateway's clock (which judges the rule) and
+ * ours never disagree by enough to break it.
+ */
+export const RULE_SAFETY_MARGIN_MS = 1_000;
+
+export function baseIntervalMs(intervalSeconds: number): number {
+	const seconds = Number.isFinite(intervalSeconds) ? intervalSeconds : DEFAULT_INTERVAL_SECONDS;
+	return Math.max(seconds, MIN_INTERVAL_SECONDS) * 1000;
+}
+
+/** The first time a task may be queried; `createdAt` unknown counts as "created just now". */
+export function firstDueAt(rule: PollRule, createdAt: number | undefined, now: number): number {
+	if (rule.firstPollAfterMs <= 0) return now;
+	const created = createdAt !== undefined && Number.isFinite(createdAt) ? createdAt : now;
+	return Math.max(now, created + rule.firstPollAfterMs + RULE_SAFETY_MARGIN_MS);
+}
+
+/** The wait after a query sent at `queriedAt` to a task created at `createdAt`. */
+export function intervalAfter(
+	rule: PollRule,
+	intervalMs: number,
+	createdAt: number,
+	queriedAt: number,
+): number {
+	const age = Math.max(0, queriedAt - createdAt);
+	const grown = Math.min(
+		intervalMs * (1 + age / GROWTH_PERIOD_MS),
+		Math.max(intervalMs, MAX_GROWN_INTERVAL_MS),
+	);
+	const floor = rule.minIntervalMs > 0 ? rule.minIntervalMs + RULE_SAFETY_MARGIN_MS : 0;
+	return Math.ceil(Math.max(grown, floor));
+}
+
+/** The next time a task may be queried, after a query sent at `queriedAt`. */
+export function nextDueAt(
+	rule: PollRule,
+	intervalMs: number,
+	createdAt: number,
+	queriedAt: number,
+): number {
+	return queriedAt + intervalAfter(rule, intervalMs, createdAt, queriedAt);
+}
