@@ -1,0 +1,190 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+
+import { asNodeError, errorItem } from '../../shared/items';
+import { baseIntervalMs, nextDueAt } from '../../shared/polling/timing';
+import {
+	runDueOnce,
+	runUntilSettled,
+	type CheckOutcome,
+	type ScheduleProgress,
+} from '../../shared/polling/scheduler';
+import { queryTask } from '../../shared/tasks/query';
+import { CHECK_ONCE, waitForTaskProperties } from '../description';
+import { entriesOf, isFinishedTaskItem, type WaitEntry } from '../entries';
+import { stillRunningItem, taskOutputItem, type OutputSettings } from '../outputs';
+
+export const description = waitForTaskProperties;
+
+/** After the transport's own retries, a poll that still hits the rate limit pauses the batch this long. */
+const RATE_LIMIT_PAUSE_MS = 60_000;
+/** Longest pause after failed checks in a row (5xx, dropped connections); they never end a wait. */
+const MAX_FAILURE_BACKOFF_MS = 5 * 60_000;
+/** The editor hears about progress at most this often. */
+const PROGRESS_EVERY_MS = 5_000;
+
+type QueryFailure = 'rateLimited' | 'transient' | 'permanent';
+
+function classify(error: unknown): QueryFailure {
+	const httpCode = error instanceof NodeApiError ? String(error.httpCode ?? '') : '';
+	if (httpCode === '429') return 'rateLimited';
+	// 4xx: the gateway understood the query and refused it; asking again will not help.
+	if (/^4\d\d$/.test(httpCode)) return 'permanent';
+	// 5xx, timeouts and dropped connections come and go.
+	return 'transient';
+}
+
+interface Routes {
+	succeeded: Array<{ order: number; item: INodeExecutionData }>;
+	failed: Array<{ order: number; item: INodeExecutionData }>;
+	timedOut: Array<{ order: number; item: INodeExecutionData }>;
+}
+
+function ordered(list: Array<{ order: number; item: INodeExecutionData }>): INodeExecutionData[] {
+	return list.sort((a, b) => a.order - b.order).map((entry) => entry.item);
+}
+
+export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	const items = this.getInputData();
+	const mode = this.getNodeParameter('mode', 0) as string;
+	const intervalMs = baseIntervalMs(this.getNodeParameter('intervalSeconds', 0, 10) as number);
+	const maxWaitMs = (this.getNodeParameter('maxWaitMinutes', 0, 60) as number) * 60_000;
+	const options = this.getNodeParameter('options', 0, {}) as IDataObject;
+	const traceId = typeof options.traceId === 'string' ? options.traceId : undefined;
+	const outputSettings: OutputSettings = {
+		downloadResult: options.downloadResult === true,
+		binaryPropertyName:
+			typeof options.binaryPropertyName === 'string' && options.binaryPropertyName.trim() !== ''
+				? options.binaryPropertyName.trim()
+				: 'data',
+	};
+	const concurrency = typeof options.concurrency === 'number' ? options.concurrency : 4;
+	const signal = this.getExecutionCancelSignal();
+
+	const routes: Routes = { succeeded: [], failed: [], timedOut: [] };
+	const entries: WaitEntry[] = [];
+	const started = Date.now();
+
+	// Every reference is checked before the first query: a bad row fails before anything is asked.
+	for (const [itemIndex, item] of items.entries()) {
+		const order = itemIndex * 1_000_000;
+		if (isFinishedTaskItem(item.json)) {
+			const route = item.json.status === 'succeeded' ? routes.succeeded : routes.failed;
+			route.push({
+				order,
+				item: {
+					json: { ...item.json, waitedSeconds: 0, polls: 0 },
+					...(item.binary ? { binary: item.binary } : {}),
+					pairedItem: { item: itemIndex },
+				},
+			});
+			continue;
+		}
+		try {
+			entries.push(...entriesOf(this, item, itemIndex, started, maxWaitMs));
+		} catch (error) {
+			if (!this.continueOnFail()) throw asNodeError(this, error, itemIndex);
+			routes.failed.push({ order, item: errorItem(error, itemIndex) });
+		}
+	}
+	const orderOf = new Map(
+		entries.map((entry, position) => [entry, entry.inputIndex * 1_000_000 + position]),
+	);
+
+	const settled = new Set<WaitEntry>();
+	const settle = async (entry: WaitEntry, route: keyof Routes) => {
+		settled.add(entry);
+		routes[route].push({
+			order: orderOf.get(entry) ?? 0,
+			item: await taskOutputItem(this, entry, Date.now(), outputSettings),
+		});
+	};
+
+	const check = async (entry: WaitEntry): Promise<CheckOutcome> => {
+		const queriedAt = Date.now();
+		entry.lastCheckedAt = queriedAt;
+		entry.polls++;
+		const nextRegularCheck = nextDueAt(entry.rule, intervalMs, entry.createdAtMs, queriedAt);
+		try {
+			const parsed = await queryTask(this, entry.reference, {
+				traceId,
+				itemIndex: entry.inputIndex,
+			});
+			entry.latest = parsed;
+			entry.task = parsed.task;
+			entry.failuresInRow = 0;
+			if (parsed.task.done) {
+				await settle(entry, parsed.task.status === 'succeeded' ? 'succeeded' : 'failed');
+				return { type: 'settled' };
+			}
+			return { type: 'pending', nextDueAt: nextRegularCheck };
+		} catch (error) {
+			if (signal?.aborted) throw asNodeError(this, error, entry.inputIndex);
+			const failure = classify(error);
+			if (failure === 'rateLimited') {
+				const resumeAt = Date.now() + RATE_LIMIT_PAUSE_MS;
+				return { type: 'rateLimited', resumeAt, nextDueAt: Math.max(resumeAt, nextRegularCheck) };
+			}
+			if (failure === 'transient') {
+				entry.failuresInRow++;
+				const backoff = Math.min(intervalMs * 2 ** entry.failuresInRow, MAX_FAILURE_BACKOFF_MS);
+				this.logger.warn(
+					`Model Gateway Wait for Task: checking task ${entry.reference.taskId} failed (${(error as Error).message}); checking again in ${Math.round(backoff / 1000)} s`,
+				);
+				return { type: 'pending', nextDueAt: Math.max(nextRegularCheck, queriedAt + backoff) };
+			}
+			// The gateway refused the query itself (unknown task, bad reference): report it as this task's failure.
+			entry.task = {
+				...entry.task,
+				error: { code: 'query_failed', message: (error as Error).message },
+			};
+			if (!this.continueOnFail()) throw asNodeError(this, error, entry.inputIndex);
+			await settle(entry, 'failed');
+			return { type: 'settled' };
+		}
+	};
+
+	const timedOutEntries: WaitEntry[] = [];
+	const onTimeout = (entry: WaitEntry) => {
+		settled.add(entry);
+		timedOutEntries.push(entry);
+	};
+
+	let lastProgressAt = 0;
+	const total = items.length;
+	const onProgress = (progress: ScheduleProgress) => {
+		const now = Date.now();
+		if (now - lastProgressAt < PROGRESS_EVERY_MS) return;
+		lastProgressAt = now;
+		const done = routes.succeeded.length + routes.failed.length + timedOutEntries.length;
+		const next =
+			progress.nextDueAt !== undefined
+				? `, next check in ${Math.max(0, Math.round((progress.nextDueAt - now) / 1000))} s`
+				: '';
+		const message = `Model Gateway Wait for Task: ${done}/${total} done${next}`;
+		this.logger.info(message);
+		this.sendMessageToUI(message);
+	};
+
+	const schedule = { concurrency, signal, check, onTimeout, onProgress };
+	const stillRunning: WaitEntry[] = [];
+	if (mode === CHECK_ONCE) {
+		await runDueOnce(entries, schedule);
+		stillRunning.push(...entries.filter((entry) => !settled.has(entry)));
+	} else {
+		await runUntilSettled(entries, schedule);
+	}
+	const now = Date.now();
+	for (const entry of timedOutEntries) {
+		routes.timedOut.push({
+			order: orderOf.get(entry) ?? 0,
+			item: await taskOutputItem(this, entry, now, { ...outputSettings, downloadResult: false }),
+		});
+	}
+
+	const outputs = [ordered(routes.succeeded), ordered(routes.failed), ordered(routes.timedOut)];
+	if (mode === CHECK_ONCE) {
+		outputs.push(stillRunning.length > 0 ? [stillRunningItem(stillRunning, now)] : []);
+	}
+	return outputs;
+}

@@ -1,0 +1,146 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { concurrencyOption } from '../shared/items';
+import { FAMILY_IDS, TASK_FAMILIES } from '../shared/tasks';
+import { traceIdOption } from '../shared/transport';
+import { DEFAULT_INTERVAL_SECONDS, MIN_INTERVAL_SECONDS } from '../shared/polling/timing';
+
+export const WAIT_HERE = 'waitHere';
+export const CHECK_ONCE = 'checkOnce';
+
+export const OUTPUT_NAMES = ['Succeeded', 'Failed', 'Timed Out', 'Still Running'];
+
+const familyList = FAMILY_IDS.map((id) => `${id} (${TASK_FAMILIES[id].displayName})`).join(', ');
+
+const showFor = (mode: string) => ({ show: { mode: [mode] } });
+
+export const waitForTaskProperties: INodeProperties[] = [
+	{
+		displayName: 'Mode',
+		name: 'mode',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{
+				name: 'Wait in This Execution',
+				value: WAIT_HERE,
+				description:
+					'Keep checking until every task is done or timed out, then continue. Simple for a few tasks; does not survive an n8n restart.',
+			},
+			{
+				name: 'Check Once and Route',
+				value: CHECK_ONCE,
+				description:
+					'Check the tasks that are due now and route them; unfinished ones leave through Still Running. For batches: loop Still Running through a Wait node.',
+			},
+		],
+		default: WAIT_HERE,
+	},
+	{
+		displayName:
+			'Holds this execution (and, in queue mode, a worker slot) until every task is done. An n8n restart ends the wait; for long batches use "Check Once and Route" in a loop, or the Model Gateway Task Trigger.',
+		name: 'waitHereNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: showFor(WAIT_HERE),
+	},
+	{
+		displayName:
+			'Connect Still Running to a Wait node (Resume: After Time Interval, Wait Amount {{ $json.nextCheckInSeconds }} seconds) and the Wait node back to this node. Waits of 65 seconds or more are stored by n8n, so the loop survives restarts.',
+		name: 'checkOnceNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: showFor(CHECK_ONCE),
+	},
+	{
+		displayName: 'Family',
+		name: 'family',
+		type: 'string',
+		default: '={{ $json.family }}',
+		required: true,
+		description: `The provider family of the task: ${familyList}. By default taken from the incoming item, as Model Gateway Video outputs it.`,
+	},
+	{
+		displayName: 'Task ID',
+		name: 'taskId',
+		type: 'string',
+		default: '={{ $json.taskId }}',
+		required: true,
+		description: 'The ID of the task to wait for. By default taken from the incoming item.',
+	},
+	{
+		displayName: 'Model',
+		name: 'model',
+		type: 'string',
+		default: '={{ $json.model }}',
+		description:
+			'The model the task was created with, for families whose query needs it (long-running operations). By default taken from the incoming item.',
+	},
+	{
+		displayName: 'Endpoint',
+		name: 'endpoint',
+		type: 'string',
+		default: '={{ $json.endpoint }}',
+		description:
+			'The endpoint kind the task was created under, for families whose query needs it. By default taken from the incoming item.',
+	},
+	{
+		displayName: 'Created At',
+		name: 'createdAt',
+		type: 'string',
+		default: '={{ $json.createdAt }}',
+		description:
+			'When the task was created (ISO time). Some families may only be queried some time after creation; when unknown, the task counts as created now.',
+	},
+	{
+		displayName: 'Check Interval (Seconds)',
+		name: 'intervalSeconds',
+		type: 'number',
+		typeOptions: { minValue: MIN_INTERVAL_SECONDS, numberPrecision: 0 },
+		default: DEFAULT_INTERVAL_SECONDS,
+		hint: 'Grows gently for long tasks (twice as long after 10 minutes, at most 60 s). Families with stricter limits are checked less often, whatever this says.',
+		description: `How often a running task is checked, at least ${MIN_INTERVAL_SECONDS} seconds`,
+	},
+	{
+		displayName: 'Max Wait per Task (Minutes)',
+		name: 'maxWaitMinutes',
+		type: 'number',
+		typeOptions: { minValue: 1, numberPrecision: 0 },
+		default: 60,
+		description:
+			'After this long since the task was created (or since its first allowed check, for families that may not be checked at once), the task goes to Timed Out with its last known status',
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'Download Result',
+				name: 'downloadResult',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to download the finished video into binary data. Download links are public, so no credential is sent to them.',
+			},
+			{
+				...concurrencyOption,
+				displayName: 'Checks in Flight',
+				default: 4,
+				description: 'How many tasks are checked at the same time (1 to 32)',
+			},
+			{
+				displayName: 'Put Output File in Field',
+				name: 'binaryPropertyName',
+				type: 'string',
+				default: 'data',
+				hint: 'The name of the output binary field to put the video in',
+				description:
+					'Binary field for the finished video (downloaded, or returned as bytes by the long-running family); further videos go to data_1, data_2 and so on',
+			},
+			traceIdOption,
+		],
+	},
+];

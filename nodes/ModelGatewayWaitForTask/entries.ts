@@ -1,0 +1,234 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { firstDueAt, type PollRule } from '../shared/polling/timing';
+import type { ScheduledTask } from '../shared/polling/scheduler';
+import {
+	FAMILY_IDS,
+	isDone,
+	isFamilyId,
+	taskFamily,
+	type FamilyId,
+	type NormalizedTask,
+	type ParsedTask,
+	type TaskReference,
+	type TaskStatus,
+} from '../shared/tasks';
+
+/**
+ * What Wait for Task knows about each task it follows: where it came from (for pairing and
+ * order), how to query it, what it last said, and the bookkeeping carried from pass to pass
+ * of a "Check Once and Route" loop.
+ */
+
+export interface WaitEntry extends ScheduledTask {
+	inputIndex: number;
+	reference: TaskReference;
+	rule: PollRule;
+	/** Epoch ms of creation, or of the first time this node saw the task when unknown. */
+	createdAtMs: number;
+	waitStartedAt: number;
+	lastCheckedAt?: number;
+	polls: number;
+	/** The task as last known (from the input, then from each query). */
+	task: NormalizedTask;
+	latest?: ParsedTask;
+	/** Transient query failures in a row (5xx, dropped connections). */
+	failuresInRow: number;
+}
+
+/** The packed form of Still Running: one item carries every pending task. */
+export const PENDING_TASKS = 'pendingTasks';
+
+const STATUSES: TaskStatus[] = ['queued', 'running', 'succeeded', 'failed', 'unknown'];
+
+function parameterText(context: IExecuteFunctions, name: string, itemIndex: number): string {
+	const value = context.getNodeParameter(name, itemIndex, '') as unknown;
+	if (typeof value === 'string') return value.trim();
+	if (typeof value === 'number') return String(value);
+	return '';
+}
+
+function optionalText(value: unknown): string | null {
+	return typeof value === 'string' && value.trim() !== '' ? value.trim() : null;
+}
+
+function epochMs(value: string | null | undefined): number | undefined {
+	if (!value) return undefined;
+	const parsed = Date.parse(value);
+	return Number.isNaN(parsed) ? undefined : parsed;
+}
+
+/** The last-known task of an item: the normalized task it carries, or one built from the reference. */
+function knownTask(json: IDataObject, reference: TaskReference): NormalizedTask {
+	const status = STATUSES.includes(json.status as TaskStatus)
+		? (json.status as TaskStatus)
+		: 'unknown';
+	const carried = json.family === reference.family && json.taskId === reference.taskId;
+	const base: NormalizedTask = {
+		family: reference.family,
+		taskId: reference.taskId,
+		model: reference.model ?? null,
+		status: carried ? status : 'unknown',
+		rawStatus: carried ? optionalText(json.rawStatus) : null,
+		done: false,
+		progress: null,
+		videoUrl: null,
+		videoUrls: [],
+		lastFrameUrl: null,
+		error: null,
+		createdAt: reference.createdAt ?? null,
+		traceId: null,
+		raw: carried ? (json.raw ?? null) : null,
+	};
+	if (reference.endpoint) base.endpoint = reference.endpoint;
+	if (!carried) return base;
+	// The wait's own bookkeeping is added again on the way out, not carried as task fields.
+	const carriedFields: IDataObject = { ...json };
+	for (const key of ['polls', 'waitedSeconds', 'waitStartedAt', 'lastCheckedAt', 'nextCheckAt']) {
+		delete carriedFields[key];
+	}
+	return {
+		...base,
+		...(carriedFields as unknown as Partial<NormalizedTask>),
+		done: isDone(status),
+	};
+}
+
+function referenceError(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	message: string,
+): NodeOperationError {
+	return new NodeOperationError(context.getNode(), `Item ${itemIndex}: ${message}`, {
+		itemIndex,
+		description: 'Nothing was sent to the gateway for this item.',
+	});
+}
+
+function validatedReference(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	fields: {
+		family: string;
+		taskId: string;
+		model: string | null;
+		endpoint: string | null;
+		createdAt: string | null;
+	},
+): TaskReference {
+	if (!isFamilyId(fields.family)) {
+		throw referenceError(
+			context,
+			itemIndex,
+			fields.family === ''
+				? '"Family" is empty: connect the output of Model Gateway Video (Create), or set it'
+				: `"Family" is "${fields.family}", which is not a task family (one of ${FAMILY_IDS.join(', ')})`,
+		);
+	}
+	if (fields.taskId === '') {
+		throw referenceError(context, itemIndex, '"Task ID" is empty');
+	}
+	const reference: TaskReference = {
+		family: fields.family as FamilyId,
+		taskId: fields.taskId,
+		model: fields.model,
+		endpoint: fields.endpoint,
+		createdAt: fields.createdAt,
+	};
+	try {
+		// A reference the family cannot query (e.g. a missing model) fails now, not mid-wait.
+		taskFamily(reference.family).buildQueryRequest(reference);
+	} catch (error) {
+		throw referenceError(context, itemIndex, (error as Error).message);
+	}
+	return reference;
+}
+
+function newEntry(
+	itemIndex: number,
+	reference: TaskReference,
+	task: NormalizedTask,
+	now: number,
+	state: { polls?: number; waitStartedAt?: number; lastCheckedAt?: number; nextCheckAt?: number },
+	maxWaitMs: number,
+): WaitEntry {
+	const rule = taskFamily(reference.family).pollPolicy;
+	const waitStartedAt = state.waitStartedAt ?? now;
+	const createdAtMs = epochMs(reference.createdAt) ?? waitStartedAt;
+	let dueAt = firstDueAt(rule, createdAtMs, now);
+	if (state.lastCheckedAt !== undefined) {
+		dueAt = Math.max(dueAt, state.lastCheckedAt + rule.minIntervalMs);
+	}
+	if (state.nextCheckAt !== undefined) dueAt = Math.max(dueAt, state.nextCheckAt);
+	return {
+		inputIndex: itemIndex,
+		reference,
+		rule,
+		createdAtMs,
+		waitStartedAt,
+		lastCheckedAt: state.lastCheckedAt,
+		polls: state.polls ?? 0,
+		task,
+		failuresInRow: 0,
+		dueAt,
+		deadlineAt: createdAtMs + rule.firstPollAfterMs + maxWaitMs,
+	};
+}
+
+function numberField(value: unknown): number | undefined {
+	return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+}
+
+/** A task that arrived already finished (e.g. from the callback trigger): no query needed. */
+export function isFinishedTaskItem(json: IDataObject): boolean {
+	return (
+		json.done === true &&
+		(json.status === 'succeeded' || json.status === 'failed') &&
+		isFamilyId(json.family)
+	);
+}
+
+/** Entries of one input item: one per task, or several when it is a packed Still Running item. */
+export function entriesOf(
+	context: IExecuteFunctions,
+	item: INodeExecutionData,
+	itemIndex: number,
+	now: number,
+	maxWaitMs: number,
+): WaitEntry[] {
+	const pending = item.json[PENDING_TASKS];
+	if (Array.isArray(pending)) {
+		return pending.map((value) => {
+			const json = (value ?? {}) as IDataObject;
+			const reference = validatedReference(context, itemIndex, {
+				family: String(json.family ?? ''),
+				taskId: optionalText(json.taskId) ?? '',
+				model: optionalText(json.model),
+				endpoint: optionalText(json.endpoint),
+				createdAt: optionalText(json.createdAt),
+			});
+			return newEntry(
+				itemIndex,
+				reference,
+				knownTask(json, reference),
+				now,
+				{
+					polls: numberField(json.polls),
+					waitStartedAt: epochMs(optionalText(json.waitStartedAt)),
+					lastCheckedAt: epochMs(optionalText(json.lastCheckedAt)),
+					nextCheckAt: epochMs(optionalText(json.nextCheckAt)),
+				},
+				maxWaitMs,
+			);
+		});
+	}
+	const reference = validatedReference(context, itemIndex, {
+		family: parameterText(context, 'family', itemIndex),
+		taskId: parameterText(context, 'taskId', itemIndex),
+		model: parameterText(context, 'model', itemIndex) || null,
+		endpoint: parameterText(context, 'endpoint', itemIndex) || null,
+		createdAt: parameterText(context, 'createdAt', itemIndex) || null,
+	});
+	return [newEntry(itemIndex, reference, knownTask(item.json, reference), now, {}, maxWaitMs)];
+}

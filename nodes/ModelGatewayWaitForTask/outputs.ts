@@ -1,0 +1,94 @@
+import type { IBinaryKeyData, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+
+import { base64ToBinary, downloadToBinary, extensionFor } from '../shared/binary';
+import { PENDING_TASKS, type WaitEntry } from './entries';
+
+/** Waits shorter than this are not stored by n8n's Wait node, so a loop would not survive a restart. */
+export const DURABLE_WAIT_SECONDS = 65;
+
+export interface OutputSettings {
+	downloadResult: boolean;
+	binaryPropertyName: string;
+}
+
+function binaryField(base: string, index: number): string {
+	return index === 0 ? base : `${base}_${index}`;
+}
+
+function iso(epochMs: number | undefined): string | null {
+	return epochMs === undefined ? null : new Date(epochMs).toISOString();
+}
+
+function waitedSeconds(entry: WaitEntry, now: number): number {
+	return Math.max(0, Math.round((now - entry.waitStartedAt) / 1000));
+}
+
+/** A finished, failed or timed-out task: the normalized task plus `waitedSeconds` and `polls`. */
+export async function taskOutputItem(
+	context: IExecuteFunctions,
+	entry: WaitEntry,
+	now: number,
+	settings: OutputSettings,
+): Promise<INodeExecutionData> {
+	const item: INodeExecutionData = {
+		json: {
+			...(entry.task as unknown as INodeExecutionData['json']),
+			waitedSeconds: waitedSeconds(entry, now),
+			polls: entry.polls,
+		},
+		pairedItem: { item: entry.inputIndex },
+	};
+	const binary: IBinaryKeyData = {};
+	const base = settings.binaryPropertyName;
+	const taskId = entry.task.taskId || 'video';
+	// Bytes the gateway returned inline travel as binary data, as Get Status outputs them.
+	for (const [index, video] of (entry.latest?.inlineVideos ?? []).entries()) {
+		binary[binaryField(base, index)] = await base64ToBinary(
+			context,
+			video.base64,
+			`${taskId}${index === 0 ? '' : `_${index}`}.${extensionFor(video.mimeType, 'mp4')}`,
+			video.mimeType,
+		);
+	}
+	if (settings.downloadResult && entry.task.status === 'succeeded') {
+		const urls = entry.task.videoUrls.length > 0 ? entry.task.videoUrls : [];
+		const offset = Object.keys(binary).length;
+		for (const [index, url] of urls.entries()) {
+			try {
+				binary[binaryField(base, offset + index)] = await downloadToBinary(context, url, {
+					fileNameBase: `${taskId}${offset + index === 0 ? '' : `_${offset + index}`}`,
+					what: `the video of task ${entry.task.taskId}`,
+					itemIndex: entry.inputIndex,
+					fallbackMimeType: 'video/mp4',
+				});
+			} catch (error) {
+				// The task succeeded and was billed: keep it, and say why its file is missing.
+				item.json.downloadError = (error as Error).message;
+			}
+		}
+	}
+	if (Object.keys(binary).length > 0) item.binary = binary;
+	return item;
+}
+
+/** Still Running, packed into one item so a loop's run data grows with the batch, not with each task. */
+export function stillRunningItem(entries: WaitEntry[], now: number): INodeExecutionData {
+	const ordered = [...entries].sort((a, b) => a.inputIndex - b.inputIndex);
+	const nextCheckAt = Math.min(...ordered.map((entry) => entry.dueAt));
+	return {
+		json: {
+			pendingCount: ordered.length,
+			nextCheckAt: iso(nextCheckAt),
+			nextCheckInSeconds: Math.max(DURABLE_WAIT_SECONDS, Math.ceil((nextCheckAt - now) / 1000)),
+			[PENDING_TASKS]: ordered.map((entry) => ({
+				...(entry.task as unknown as INodeExecutionData['json']),
+				waitedSeconds: waitedSeconds(entry, now),
+				polls: entry.polls,
+				waitStartedAt: iso(entry.waitStartedAt),
+				lastCheckedAt: iso(entry.lastCheckedAt),
+				nextCheckAt: iso(entry.dueAt),
+			})),
+		},
+		pairedItem: [...new Set(ordered.map((entry) => entry.inputIndex))].map((item) => ({ item })),
+	};
+}
