@@ -5,6 +5,7 @@ import { ModelGatewayChat } from '../../nodes/ModelGatewayChat/ModelGatewayChat.
 import { ModelGatewayImageEdit } from '../../nodes/ModelGatewayImageEdit/ModelGatewayImageEdit.node';
 import { ModelGatewayResponses } from '../../nodes/ModelGatewayResponses/ModelGatewayResponses.node';
 import { ModelGatewayVideo } from '../../nodes/ModelGatewayVideo/ModelGatewayVideo.node';
+import { ModelGatewayWaitForTask } from '../../nodes/ModelGatewayWaitForTask/ModelGatewayWaitForTask.node';
 
 /** Every node the package ships, as the engine tests load them. Add new nodes here. */
 export const packageNodeTypes: Record<string, INodeType> = {
@@ -13,4 +14,5 @@ export const packageNodeTypes: Record<string, INodeType> = {
 	modelGatewayImageEdit: new ModelGatewayImageEdit(),
 	modelGatewayResponses: new ModelGatewayResponses(),
 	modelGatewayVideo: new ModelGatewayVideo(),
+	modelGatewayWaitForTask: new ModelGatewayWaitForTask(),
 };
