@@ -1,7 +1,8 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { MP4_FILE } from '../simulator/files';
-import { binaryBytes, runNode, type RunResult, type TestItem } from './harness';
+import { binaryBytes, runNode, type RunResult } from './harness';
+import type { TestItem } from './testNodes';
 import { useSimulator } from './simulatorFixture';
 import { videoNode } from './videoNode';
 
