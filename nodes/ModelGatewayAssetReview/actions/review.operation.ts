@@ -1,4 +1,5 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import { itemsInFlightOption, optionsCollection } from '../../shared/properties';
 import { ASSET_TYPES, MAX_ASSETS_PER_REQUEST } from '../../shared/schemas/assetReview';
@@ -129,20 +130,19 @@ export const description: INodeProperties[] = [
 			default: '',
 			description: 'Only allowed together with a Group ID',
 		},
-		{
-			...itemsInFlightOption,
-			displayOptions: { show: { '/urlSource': perItemSources } },
-		},
-		{
-			displayName: 'Legacy Asset URL List',
-			name: 'legacyAssetUrls',
-			type: 'string',
-			typeOptions: { rows: 2 },
-			displayOptions: { show: { '/urlSource': perItemSources } },
-			default: '',
-			description:
-				'URLs for the legacy asset_url_list field (a list, or one URL per line). When given, they win over the asset URLs, as on the gateway: only asset_url_list is sent and the output says so.',
-		},
+		// Aggregate Items makes its own requests from all items: these only apply per item.
+		...updateDisplayOptions({ show: { '/urlSource': perItemSources } }, [
+			itemsInFlightOption,
+			{
+				displayName: 'Legacy Asset URL List',
+				name: 'legacyAssetUrls',
+				type: 'string',
+				typeOptions: { rows: 2 },
+				default: '',
+				description:
+					'URLs for the legacy asset_url_list field (a list, or one URL per line). When given, they win over the asset URLs, as on the gateway: only asset_url_list is sent and the output says so.',
+			},
+		]),
 		{
 			displayName: 'Send URLs As',
 			name: 'sendAs',

@@ -65,7 +65,7 @@ export const description: INodeProperties[] = [
 							{
 								name: 'Binary File(s)',
 								value: 'binary',
-								description: 'Binary properties of the input item, sent as base64',
+								description: 'Binary fields of the input item, sent as base64',
 							},
 							{ name: 'URL', value: 'url', description: 'A public http(s) address of the image' },
 							{
@@ -164,7 +164,7 @@ export const description: INodeProperties[] = [
 				{
 					name: 'One Item with All Images',
 					value: 'oneItem',
-					description: 'Binary properties data, data_1, data_2 and so on, on a single item',
+					description: 'Binary fields data, data_1, data_2 and so on, on a single item',
 				},
 			],
 			default: 'itemPerImage',
