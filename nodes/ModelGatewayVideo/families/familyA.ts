@@ -10,6 +10,7 @@ import { validateRequest } from '../../shared/schemas/validate';
 import { asRecord } from '../../shared/tasks';
 import { FAMILY_A_DEFAULT_ENDPOINT, FAMILY_A_PATH } from '../../shared/tasks/familyA';
 import { additionalBodyFields, compact, familyOptions, jsonFields } from './parameters';
+import { promptProperty, videoOptionsProperty } from './properties';
 import type { FamilyEditor } from './types';
 
 /** Family A, editor half: omni-video and image-to-video create parameters. */
@@ -81,6 +82,7 @@ export const familyAEditor: FamilyEditor = {
 			displayName: 'Endpoint',
 			name: ENDPOINT,
 			type: 'options',
+			noDataExpression: true,
 			options: [
 				{
 					name: 'Omni-Video',
@@ -95,22 +97,18 @@ export const familyAEditor: FamilyEditor = {
 			],
 			default: 'omni-video',
 		},
-		{
-			displayName: 'Prompt',
-			name: PROMPT,
-			type: 'string',
-			typeOptions: { rows: 3 },
-			default: '',
+		promptProperty(PROMPT, {
 			description: 'Required unless custom multi-shot prompts are given',
-		},
+		}),
 		{
 			displayName: 'Frame Input',
 			name: FRAME_SOURCE,
 			type: 'options',
+			noDataExpression: true,
 			options: [
 				{ name: 'URL or Base64 Text', value: 'url' },
 				{
-					name: 'Binary Property',
+					name: 'Binary Field',
 					value: 'binary',
 					description: 'Images from the input item, sent as Base64',
 				},
@@ -137,20 +135,21 @@ export const familyAEditor: FamilyEditor = {
 			displayOptions: onlyFor('image2video', { [FRAME_SOURCE]: ['url'] }),
 		},
 		{
-			displayName: 'First Frame Binary Property',
+			displayName: 'First Frame Input Binary Field',
 			name: IMAGE_PROPERTY,
 			type: 'string',
 			default: 'data',
-			description:
-				'Binary property of the input item holding the first frame; leave empty for none',
+			hint: 'The name of the input binary field containing the first frame',
+			description: 'Leave empty for no first frame',
 			displayOptions: onlyFor('image2video', { [FRAME_SOURCE]: ['binary'] }),
 		},
 		{
-			displayName: 'Last Frame Binary Property',
+			displayName: 'Last Frame Input Binary Field',
 			name: IMAGE_TAIL_PROPERTY,
 			type: 'string',
 			default: '',
-			description: 'Binary property of the input item holding the last frame; leave empty for none',
+			hint: 'The name of the input binary field containing the last frame',
+			description: 'Leave empty for no last frame',
 			displayOptions: onlyFor('image2video', { [FRAME_SOURCE]: ['binary'] }),
 		},
 		{
@@ -170,156 +169,149 @@ export const familyAEditor: FamilyEditor = {
 				},
 			],
 		},
-		{
-			displayName: 'Video Options',
-			name: OPTIONS,
-			type: 'collection',
-			placeholder: 'Add Option',
-			default: {},
-			options: [
-				{
-					displayName: 'Aspect Ratio',
-					name: 'aspect_ratio',
-					type: 'string',
-					default: '16:9',
-					description: 'Normally required unless a first frame or video editing is used',
-				},
-				{
-					displayName: 'Callback URL',
-					name: 'callback_url',
-					type: 'string',
-					default: '',
-					description: 'Public URL that receives task status changes',
-				},
-				jsonOption(
-					'Camera Control (JSON)',
-					'cameraControl',
-					'Image to video only. Passed to the upstream unchanged.',
-					false,
-				),
-				{
-					displayName: 'CFG Scale',
-					name: 'cfg_scale',
-					type: 'number',
-					typeOptions: { minValue: 0, maxValue: 1, numberPrecision: 2 },
-					default: 0.5,
-					description: 'How strictly the video follows the prompt, 0 to 1',
-				},
-				{ displayName: 'Duration (Seconds)', name: 'duration', type: 'number', default: 5 },
-				jsonOption(
-					'Dynamic Masks (JSON)',
-					'dynamicMasks',
-					'Image to video only. List of local-region motion masks.',
-					true,
-				),
-				jsonOption(
-					'Element List (JSON)',
-					'elementList',
-					'Subject references, at most 3. Image to video: not together with a voice list.',
-					true,
-				),
-				{
-					displayName: 'External Task ID',
-					name: 'external_task_id',
-					type: 'string',
-					default: '',
-					description: 'Your own ID for the task, echoed in callbacks',
-				},
-				{
-					displayName: 'Mode',
-					name: 'mode',
-					type: 'options',
-					options: [
-						{ name: 'Standard', value: 'std' },
-						{ name: 'Professional', value: 'pro' },
-					],
-					default: 'std',
-				},
-				{
-					displayName: 'Multi-Shot',
-					name: 'multi_shot',
-					type: 'options',
-					options: [
-						{ name: 'On', value: 'true' },
-						{ name: 'Off', value: 'false' },
-						{ name: 'Intelligence (Image to Video)', value: 'intelligence' },
-						{ name: 'Customize (Image to Video)', value: 'customize' },
-					],
-					default: 'true',
-				},
-				{
-					displayName: 'Multi-Shot Prompts',
-					name: 'multiPrompt',
-					type: 'fixedCollection',
-					typeOptions: { multipleValues: true, sortable: true },
-					default: {},
-					placeholder: 'Add Shot',
-					options: [
-						{
-							displayName: 'Shot',
-							name: 'shots',
-							values: [
-								{
-									displayName: 'Index',
-									name: 'index',
-									type: 'number',
-									typeOptions: { numberPrecision: 0 },
-									default: 1,
-								},
-								{ displayName: 'Prompt', name: 'prompt', type: 'string', default: '' },
-								{
-									displayName: 'Duration (Seconds)',
-									name: 'duration',
-									type: 'string',
-									default: '5',
-								},
-							],
-						},
-					],
-				},
-				{ displayName: 'Negative Prompt', name: 'negative_prompt', type: 'string', default: '' },
-				{
-					displayName: 'Shot Type',
-					name: 'shot_type',
-					type: 'options',
-					options: [
-						{ name: 'Customize', value: 'customize' },
-						{ name: 'Intelligence (Image to Video)', value: 'intelligence' },
-					],
-					default: 'customize',
-				},
-				{
-					displayName: 'Sound',
-					name: 'sound',
-					type: 'options',
-					options: [
-						{ name: 'On', value: 'on' },
-						{ name: 'Off', value: 'off' },
-					],
-					default: 'off',
-				},
-				{
-					displayName: 'Static Mask',
-					name: 'static_mask',
-					type: 'string',
-					default: '',
-					description: 'Image to video only',
-				},
-				jsonOption('Video List (JSON)', 'videoList', 'Omni-video only, at most 1 video', true),
-				jsonOption(
-					'Voice List (JSON)',
-					'voiceList',
-					'Image to video only, at most 2; not together with an element list',
-					true,
-				),
-				jsonOption(
-					'Watermark Info (JSON)',
-					'watermarkInfo',
-					'Watermark control, e.g. {"enabled": true}',
-					false,
-				),
-			],
-		},
+		videoOptionsProperty(OPTIONS, [
+			{
+				displayName: 'Aspect Ratio',
+				name: 'aspect_ratio',
+				type: 'string',
+				default: '16:9',
+				description: 'Normally required unless a first frame or video editing is used',
+			},
+			{
+				displayName: 'Callback URL',
+				name: 'callback_url',
+				type: 'string',
+				default: '',
+				description: 'Public URL that receives task status changes',
+			},
+			jsonOption(
+				'Camera Control (JSON)',
+				'cameraControl',
+				'Image to video only. Passed to the upstream unchanged.',
+				false,
+			),
+			{
+				displayName: 'CFG Scale',
+				name: 'cfg_scale',
+				type: 'number',
+				typeOptions: { minValue: 0, maxValue: 1, numberPrecision: 2 },
+				default: 0.5,
+				description: 'How strictly the video follows the prompt, 0 to 1',
+			},
+			{ displayName: 'Duration (Seconds)', name: 'duration', type: 'number', default: 5 },
+			jsonOption(
+				'Dynamic Masks (JSON)',
+				'dynamicMasks',
+				'Image to video only. List of local-region motion masks.',
+				true,
+			),
+			jsonOption(
+				'Element List (JSON)',
+				'elementList',
+				'Subject references, at most 3. Image to video: not together with a voice list.',
+				true,
+			),
+			{
+				displayName: 'External Task ID',
+				name: 'external_task_id',
+				type: 'string',
+				default: '',
+				description: 'Your own ID for the task, echoed in callbacks',
+			},
+			{
+				displayName: 'Mode',
+				name: 'mode',
+				type: 'options',
+				options: [
+					{ name: 'Standard', value: 'std' },
+					{ name: 'Professional', value: 'pro' },
+				],
+				default: 'std',
+			},
+			{
+				displayName: 'Multi-Shot',
+				name: 'multi_shot',
+				type: 'options',
+				options: [
+					{ name: 'On', value: 'true' },
+					{ name: 'Off', value: 'false' },
+					{ name: 'Intelligence (Image to Video)', value: 'intelligence' },
+					{ name: 'Customize (Image to Video)', value: 'customize' },
+				],
+				default: 'true',
+			},
+			{
+				displayName: 'Multi-Shot Prompts',
+				name: 'multiPrompt',
+				type: 'fixedCollection',
+				typeOptions: { multipleValues: true, sortable: true },
+				default: {},
+				placeholder: 'Add Shot',
+				options: [
+					{
+						displayName: 'Shot',
+						name: 'shots',
+						values: [
+							{
+								displayName: 'Index',
+								name: 'index',
+								type: 'number',
+								typeOptions: { numberPrecision: 0 },
+								default: 1,
+							},
+							{ displayName: 'Prompt', name: 'prompt', type: 'string', default: '' },
+							{
+								displayName: 'Duration (Seconds)',
+								name: 'duration',
+								type: 'string',
+								default: '5',
+							},
+						],
+					},
+				],
+			},
+			{ displayName: 'Negative Prompt', name: 'negative_prompt', type: 'string', default: '' },
+			{
+				displayName: 'Shot Type',
+				name: 'shot_type',
+				type: 'options',
+				options: [
+					{ name: 'Customize', value: 'customize' },
+					{ name: 'Intelligence (Image to Video)', value: 'intelligence' },
+				],
+				default: 'customize',
+			},
+			{
+				displayName: 'Sound',
+				name: 'sound',
+				type: 'options',
+				options: [
+					{ name: 'On', value: 'on' },
+					{ name: 'Off', value: 'off' },
+				],
+				default: 'off',
+			},
+			{
+				displayName: 'Static Mask',
+				name: 'static_mask',
+				type: 'string',
+				default: '',
+				description: 'Image to video only',
+			},
+			jsonOption('Video List (JSON)', 'videoList', 'Omni-video only, at most 1 video', true),
+			jsonOption(
+				'Voice List (JSON)',
+				'voiceList',
+				'Image to video only, at most 2; not together with an element list',
+				true,
+			),
+			jsonOption(
+				'Watermark Info (JSON)',
+				'watermarkInfo',
+				'Watermark control, e.g. {"enabled": true}',
+				false,
+			),
+		]),
 	],
 	referenceProperties: [
 		{

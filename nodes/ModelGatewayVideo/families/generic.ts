@@ -4,6 +4,7 @@ import { genericVideoCreateSchema } from '../../shared/schemas/video/generic';
 import { validateRequest } from '../../shared/schemas/validate';
 import { asRecord } from '../../shared/tasks';
 import { additionalBodyFields, compact, familyOptions } from './parameters';
+import { promptProperty, videoOptionsProperty } from './properties';
 import { ID_ONLY_REFERENCE, type FamilyEditor } from './types';
 
 /** Generic video, editor half: text or image to video. */
@@ -26,64 +27,50 @@ export const genericEditor: FamilyEditor = {
 	queryHint: '',
 	...ID_ONLY_REFERENCE,
 	createProperties: [
-		{
-			displayName: 'Prompt',
-			name: PROMPT,
-			type: 'string',
-			typeOptions: { rows: 3 },
-			default: '',
-			required: true,
-		},
-		{
-			displayName: 'Video Options',
-			name: OPTIONS,
-			type: 'collection',
-			placeholder: 'Add Option',
-			default: {},
-			options: [
-				{
-					displayName: 'AIGC Watermark',
-					name: 'aigc_watermark',
-					type: 'boolean',
-					default: false,
-					description: 'Whether to add the AI-generated content watermark (metadata flag)',
-				},
-				{
-					displayName: 'Duration',
-					name: 'duration',
-					type: 'options',
-					options: [
-						{ name: '6 Seconds', value: 6 },
-						{ name: '10 Seconds', value: 10 },
-					],
-					default: 6,
-				},
-				{
-					displayName: 'Fast Pretreatment',
-					name: 'fast_pretreatment',
-					type: 'boolean',
-					default: false,
-					description: 'Whether to use fast pre-processing (metadata flag)',
-				},
-				{
-					displayName: 'Prompt Optimizer',
-					name: 'prompt_optimizer',
-					type: 'boolean',
-					default: true,
-					description: 'Whether the gateway may rewrite the prompt (metadata flag)',
-				},
-				{
-					displayName: 'Size',
-					name: 'size',
-					type: 'options',
-					options: [
-						{ name: '768p', value: '768p' },
-						{ name: '1080p', value: '1080p' },
-					],
-					default: '768p',
-				},
-			],
-		},
+		promptProperty(PROMPT, { required: true }),
+		videoOptionsProperty(OPTIONS, [
+			{
+				displayName: 'AIGC Watermark',
+				name: 'aigc_watermark',
+				type: 'boolean',
+				default: false,
+				description: 'Whether to add the AI-generated content watermark (metadata flag)',
+			},
+			{
+				displayName: 'Duration',
+				name: 'duration',
+				type: 'options',
+				options: [
+					{ name: '6 Seconds', value: 6 },
+					{ name: '10 Seconds', value: 10 },
+				],
+				default: 6,
+			},
+			{
+				displayName: 'Fast Pretreatment',
+				name: 'fast_pretreatment',
+				type: 'boolean',
+				default: false,
+				description: 'Whether to use fast pre-processing (metadata flag)',
+			},
+			{
+				displayName: 'Prompt Optimizer',
+				name: 'prompt_optimizer',
+				type: 'boolean',
+				default: true,
+				description: 'Whether the gateway may rewrite the prompt (metadata flag)',
+			},
+			{
+				displayName: 'Size',
+				name: 'size',
+				type: 'options',
+				options: [
+					{ name: '768p', value: '768p' },
+					{ name: '1080p', value: '1080p' },
+				],
+				default: '768p',
+			},
+		]),
 	],
 	async buildCreateRequest(context, itemIndex, model) {
 		const options = familyOptions(context, itemIndex, OPTIONS);

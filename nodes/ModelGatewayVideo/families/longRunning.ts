@@ -45,20 +45,20 @@ export const longRunningEditor: FamilyEditor = {
 							default: '',
 						},
 						{
-							displayName: 'Image Binary Property',
+							displayName: 'First Frame Input Binary Field',
 							name: 'imageBinaryProperty',
 							type: 'string',
 							default: '',
-							description:
-								'Binary property of the input item holding the first frame (sent as Base64); leave empty for none',
+							hint: 'The name of the input binary field containing the first frame',
+							description: 'Sent as Base64. Leave empty for no first frame.',
 						},
 						{
-							displayName: 'Last Frame Binary Property',
+							displayName: 'Last Frame Input Binary Field',
 							name: 'lastFrameBinaryProperty',
 							type: 'string',
 							default: '',
-							description:
-								'Binary property of the input item holding the last frame; leave empty for none',
+							hint: 'The name of the input binary field containing the last frame',
+							description: 'Leave empty for no last frame',
 						},
 					],
 				},

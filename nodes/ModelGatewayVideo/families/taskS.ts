@@ -4,6 +4,7 @@ import { taskSCreateSchema } from '../../shared/schemas/video/taskS';
 import { validateRequest } from '../../shared/schemas/validate';
 import { TASK_S_PATH, taskSFamily } from '../../shared/tasks/taskS';
 import { additionalBodyFields, compact, familyOptions } from './parameters';
+import { videoOptionsProperty } from './properties';
 import { ID_ONLY_REFERENCE, type FamilyEditor } from './types';
 
 /** Task family S, editor half: multimodal content items. */
@@ -23,7 +24,7 @@ function contentItem(entry: IDataObject): IDataObject {
 
 export const taskSEditor: FamilyEditor = {
 	description: 'Multimodal content: text with reference images, videos and audio',
-	queryHint: `The gateway advises: ${taskSFamily.pollPolicy.guidance}`,
+	queryHint: taskSFamily.pollPolicy.guidance,
 	...ID_ONLY_REFERENCE,
 	createProperties: [
 		{
@@ -89,54 +90,47 @@ export const taskSEditor: FamilyEditor = {
 				},
 			],
 		},
-		{
-			displayName: 'Video Options',
-			name: OPTIONS,
-			type: 'collection',
-			placeholder: 'Add Option',
-			default: {},
-			options: [
-				{
-					displayName: 'Callback URL',
-					name: 'callback_url',
-					type: 'string',
-					default: '',
-					placeholder: 'https://example.com/hook?secret=...',
-					description: 'Public URL that receives every status change of the task',
-				},
-				{
-					displayName: 'Duration (Seconds)',
-					name: 'duration',
-					type: 'number',
-					typeOptions: { minValue: 1 },
-					default: 5,
-				},
-				{ displayName: 'Generate Audio', name: 'generate_audio', type: 'boolean', default: false },
-				{
-					displayName: 'Ratio',
-					name: 'ratio',
-					type: 'string',
-					default: '16:9',
-					description: 'Aspect ratio in the form width:height',
-				},
-				{
-					displayName: 'Resolution',
-					name: 'resolution',
-					type: 'string',
-					default: '720p',
-					placeholder: 'e.g. 720p',
-				},
-				{
-					displayName: 'Seed',
-					name: 'seed',
-					type: 'number',
-					typeOptions: { numberPrecision: 0 },
-					default: -1,
-					description: 'Random seed; -1 lets the model choose',
-				},
-				{ displayName: 'Watermark', name: 'watermark', type: 'boolean', default: false },
-			],
-		},
+		videoOptionsProperty(OPTIONS, [
+			{
+				displayName: 'Callback URL',
+				name: 'callback_url',
+				type: 'string',
+				default: '',
+				placeholder: 'https://example.com/hook?secret=...',
+				description: 'Public URL that receives every status change of the task',
+			},
+			{
+				displayName: 'Duration (Seconds)',
+				name: 'duration',
+				type: 'number',
+				typeOptions: { minValue: 1 },
+				default: 5,
+			},
+			{ displayName: 'Generate Audio', name: 'generate_audio', type: 'boolean', default: false },
+			{
+				displayName: 'Ratio',
+				name: 'ratio',
+				type: 'string',
+				default: '16:9',
+				description: 'Aspect ratio in the form width:height',
+			},
+			{
+				displayName: 'Resolution',
+				name: 'resolution',
+				type: 'string',
+				default: '720p',
+				placeholder: 'e.g. 720p',
+			},
+			{
+				displayName: 'Seed',
+				name: 'seed',
+				type: 'number',
+				typeOptions: { numberPrecision: 0 },
+				default: -1,
+				description: 'Random seed; -1 lets the model choose',
+			},
+			{ displayName: 'Watermark', name: 'watermark', type: 'boolean', default: false },
+		]),
 	],
 	async buildCreateRequest(context, itemIndex, model) {
 		const entries = context.getNodeParameter(`${CONTENT}.items`, itemIndex, []) as IDataObject[];

@@ -105,7 +105,7 @@ export const taskSFamily: TaskFamily = {
 	},
 	recognizeCallback(body, context): NormalizedTask | undefined {
 		const record = recordOf(body);
-		// A Family A record has task_id/task_status; a Family C one has state/creations.
+		// Fields of other record shapes (`task_status`, `state`, `creations`): not a record of this family.
 		if (!record || text(record.id) === undefined || typeof record.status !== 'string')
 			return undefined;
 		if ('task_status' in record || 'state' in record || 'creations' in record) return undefined;
