@@ -14,7 +14,7 @@ import {
 	assetReviewResultSchema,
 } from '../shared/schemas/assetReview';
 import { validateRequest } from '../shared/schemas/validate';
-import { gatewayRequest } from '../shared/transport';
+import { codeMemberFailure, gatewayRequest } from '../shared/transport';
 import { isBlank } from '../shared/values';
 
 /** The request fields besides the URLs, as read from the node's parameters. */
@@ -91,7 +91,11 @@ export async function submitReview(
 			path: ASSET_REVIEW_PATH,
 			kind: 'create',
 			host: 'identity',
-			envelope: 'assetReview',
+			// `code` 200 (finished) and 202 (accepted, unfinished) are the successes.
+			businessFailure: codeMemberFailure(
+				(code) => [200, 202].includes(Number(code)),
+				'Asset review error code',
+			),
 			body: request,
 			itemIndex,
 		}));
