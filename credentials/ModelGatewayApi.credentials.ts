@@ -8,12 +8,14 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-/** Family A reports authentication failures as codes 1000-1004 inside an HTTP 200 answer. */
+import { CREDENTIAL_PROBE } from '../nodes/shared/tasks';
+
+/** A rule for an authentication failure the gateway reports inside an HTTP 200 answer. */
 function authenticationCodeRule(code: number): IAuthenticateRuleResponseSuccessBody {
 	return {
 		type: 'responseSuccessBody',
 		properties: {
-			key: 'code',
+			key: CREDENTIAL_PROBE.codeKey,
 			value: code,
 			message: `Invalid API key: the gateway answered with authentication error code ${code}`,
 		},
@@ -66,13 +68,14 @@ export class ModelGatewayApi implements ICredentialType {
 		},
 	};
 
-	// Querying a task that does not exist is a free read: a valid key gets an HTTP 200
-	// envelope (with a "task not found" business code), an invalid key gets 401/403 or a
-	// Family A authentication code (1000-1004).
+	// Querying a task that does not exist is a free read: a valid key gets an answer (a
+	// "task not found"), an invalid key 401/403 or an authentication code inside HTTP 200.
+	// A declarative test cannot run code, so which query and which codes come from the
+	// family table (CREDENTIAL_PROBE); this file knows no family.
 	test: ICredentialTestRequest = {
 		request: {
 			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
-			url: '/vendor-a/v1/videos/omni-video/n8n-credential-test',
+			url: CREDENTIAL_PROBE.path,
 			method: 'GET',
 		},
 		// n8n's credential tester checks every rule by its own type, so status-code and body
@@ -92,7 +95,7 @@ export class ModelGatewayApi implements ICredentialType {
 					message: 'API key not allowed: the gateway answered 403 Forbidden',
 				},
 			},
-			...[1000, 1001, 1002, 1003, 1004].map(authenticationCodeRule),
+			...CREDENTIAL_PROBE.authenticationFailureCodes.map(authenticationCodeRule),
 		] as Array<
 			IAuthenticateRuleResponseCode | IAuthenticateRuleResponseSuccessBody
 		> as IAuthenticateRuleResponseCode[],

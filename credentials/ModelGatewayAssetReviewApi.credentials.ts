@@ -30,8 +30,7 @@ export class ModelGatewayAssetReviewApi implements ICredentialType {
 			default: 'https://identity.model-gateway.example',
 			placeholder: 'https://identity.model-gateway.example',
 			required: true,
-			description:
-				"Address of the identity host (the spec's {identity_URL}). A trailing slash is fine.",
+			description: 'Address of the identity host that reviews assets. A trailing slash is fine.',
 		},
 		{
 			displayName: 'Access Token',

@@ -7,10 +7,8 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { ASSET_REVIEW_CREDENTIAL } from '../shared/transport';
-import { reviewAggregated } from './aggregate';
-import { reviewPerItem } from './perItem';
-import type { UrlSource } from './properties';
-import { assetReviewProperties } from './properties';
+import * as review from './actions/review.operation';
+import { properties } from './description';
 
 export class ModelGatewayAssetReview implements INodeType {
 	description: INodeTypeDescription = {
@@ -30,13 +28,10 @@ export class ModelGatewayAssetReview implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: ASSET_REVIEW_CREDENTIAL, required: true }],
-		properties: assetReviewProperties,
+		properties,
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const source = this.getNodeParameter('urlSource', 0, 'list') as UrlSource;
-		const output =
-			source === 'aggregate' ? await reviewAggregated(this) : await reviewPerItem(this, source);
-		return [output];
+		return await review.execute.call(this);
 	}
 }

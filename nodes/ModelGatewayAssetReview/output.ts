@@ -3,7 +3,10 @@ import type { IDataObject } from 'n8n-workflow';
 import type { AssetReviewItem } from '../shared/schemas/assetReview';
 import type { SubmittedReview } from './submit';
 
-/** Shapes review results into output items: one per request, or one per asset. */
+/**
+ * Shapes review results into output items: one per request, or one per asset. Every key this
+ * package adds is camelCase; the gateway's answer is passed on untouched under `raw`.
+ */
 
 export type AssetOutcome = 'passed' | 'rejected' | 'pending';
 
@@ -12,8 +15,8 @@ export function nextStepHint(review: SubmittedReview): string {
 	const callbackUrl = review.request.callback_url;
 	const accepted = 'The review was accepted but is not finished yet (code 202).';
 	return callbackUrl
-		? `${accepted} The final result will be posted to the callback URL ${callbackUrl}: receive it with a Model Gateway Task Callback Trigger node (or a Webhook node) listening there, then route on each asset's error_code.`
-		: `${accepted} No callback URL was set, so the final result will not be delivered: set Callback URL to the webhook URL of a Model Gateway Task Callback Trigger node, or submit the same URLs again later (a new review request) to get a finished answer.`;
+		? `${accepted} The final result will be posted to the callback URL ${callbackUrl}: receive it with a Webhook node listening there, then route on each asset's error_code.`
+		: `${accepted} No callback URL was set, so the final result will not be delivered: set Callback URL to the production URL of a Webhook node, or submit the same URLs again later (a new review request) to get a finished answer.`;
 }
 
 // The meaning of `submit_review_status` values is not documented, so an asset counts as
@@ -52,9 +55,9 @@ function reviewHeader(review: SubmittedReview): IDataObject {
 		finished: review.finished,
 		status: review.result.status ?? null,
 		code: review.result.code ?? null,
-		task_id: review.result.task_id ?? null,
-		track_id: review.result.track_id ?? null,
-		review_batch_id: review.result.result?.review_batch_id ?? null,
+		taskId: review.result.task_id ?? null,
+		trackId: review.result.track_id ?? null,
+		reviewBatchId: review.result.result?.review_batch_id ?? null,
 	};
 }
 
@@ -68,21 +71,21 @@ export function assetJson(
 	const outcome: AssetOutcome =
 		!review.finished || !item ? 'pending' : flagged ? 'rejected' : 'passed';
 	return {
-		asset_url: item?.asset_url ?? url ?? null,
-		source_url: item?.source_url ?? url ?? null,
+		assetUrl: item?.asset_url ?? url ?? null,
+		sourceUrl: item?.source_url ?? url ?? null,
 		outcome,
 		passed: outcome === 'passed',
 		hasError: flagged,
-		submit_review_status: item?.submit_review_status ?? null,
-		error_code: item?.error_code ?? null,
-		error_message: item?.error_message ?? null,
-		asset_id: item?.asset_id ?? null,
-		downstream_asset_id: item?.downstream_asset_id ?? null,
-		downstream_final_url: item?.downstream_final_url ?? null,
-		downstream_url_expire_at: item?.downstream_url_expire_at ?? null,
-		effective_group_id: item?.effective_group_id ?? null,
-		group_source: item?.group_source ?? null,
-		createtime: item?.createtime ?? null,
+		submitReviewStatus: item?.submit_review_status ?? null,
+		errorCode: item?.error_code ?? null,
+		errorMessage: item?.error_message ?? null,
+		assetId: item?.asset_id ?? null,
+		downstreamAssetId: item?.downstream_asset_id ?? null,
+		downstreamFinalUrl: item?.downstream_final_url ?? null,
+		downstreamUrlExpireAt: item?.downstream_url_expire_at ?? null,
+		effectiveGroupId: item?.effective_group_id ?? null,
+		groupSource: item?.group_source ?? null,
+		createTime: item?.createtime ?? null,
 		...reviewHeader(review),
 		...(review.finished ? {} : { nextStep: nextStepHint(review) }),
 	};
@@ -113,11 +116,11 @@ export function reviewSummaryJson(review: SubmittedReview, notice?: string): IDa
 		rejectedCount: rejected.length,
 		hasErrors: rejected.length > 0,
 		rejectedAssets: rejected.map((asset) => ({
-			asset_url: asset.asset_url,
-			error_code: asset.error_code,
-			error_message: asset.error_message,
+			assetUrl: asset.assetUrl,
+			errorCode: asset.errorCode,
+			errorMessage: asset.errorMessage,
 		})),
-		result: (review.result.result ?? null) as IDataObject | null,
+		raw: review.result as IDataObject,
 		...(review.finished ? {} : { nextStep: nextStepHint(review) }),
 		...(notice ? { notice } : {}),
 	};

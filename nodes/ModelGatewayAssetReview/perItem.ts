@@ -3,8 +3,8 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { processItems } from '../shared/items';
 import type { AssetUrlField } from '../shared/schemas/assetReview';
 import { assetJsonList, reviewSummaryJson } from './output';
-import type { UrlSource } from './properties';
 import { buildReviewRequest, readReviewFields, submitReview } from './submit';
+import type { UrlSource } from './urls';
 import { chooseUrlField, toUrlList } from './urls';
 
 /** "URL List" and "Expression or Text": one review request per input item. */

@@ -1,6 +1,8 @@
 import type { IDataObject, IExecuteFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
+import { gatewayAnswerError } from '../shared/errors';
+
 import type {
 	AssetReviewRequest,
 	AssetReviewResult,
@@ -12,7 +14,8 @@ import {
 	assetReviewResultSchema,
 } from '../shared/schemas/assetReview';
 import { validateRequest } from '../shared/schemas/validate';
-import { gatewayRequest } from '../shared/transport';
+import { codeMemberFailure, gatewayRequest } from '../shared/transport';
+import { isBlank } from '../shared/values';
 
 /** The request fields besides the URLs, as read from the node's parameters. */
 export interface ReviewFields {
@@ -30,8 +33,6 @@ export interface SubmittedReview {
 	/** False for code 202: accepted, the final result comes later. */
 	finished: boolean;
 }
-
-const isGiven = (value: unknown) => value !== undefined && value !== null && value !== '';
 
 /** Reads the review fields of one item; blank optional fields are left out of the request. */
 export function readReviewFields(context: IExecuteFunctions, itemIndex: number): ReviewFields {
@@ -56,10 +57,10 @@ export function buildReviewRequest(
 		assetReviewRequestSchema,
 		{
 			[field]: urls,
-			asset_type: isGiven(fields.assetType) ? fields.assetType : 'Image',
-			...(isGiven(fields.callbackUrl) ? { callback_url: fields.callbackUrl } : {}),
-			...(isGiven(fields.groupId) ? { group_id: fields.groupId } : {}),
-			...(isGiven(fields.groupSource) ? { group_source: fields.groupSource } : {}),
+			asset_type: isBlank(fields.assetType) ? 'Image' : fields.assetType,
+			...(isBlank(fields.callbackUrl) ? {} : { callback_url: fields.callbackUrl }),
+			...(isBlank(fields.groupId) ? {} : { group_id: fields.groupId }),
+			...(isBlank(fields.groupSource) ? {} : { group_source: fields.groupSource }),
 		},
 		context.getNode(),
 		itemIndex,
@@ -90,7 +91,11 @@ export async function submitReview(
 			path: ASSET_REVIEW_PATH,
 			kind: 'create',
 			host: 'identity',
-			envelope: 'assetReview',
+			// `code` 200 (finished) and 202 (accepted, unfinished) are the successes.
+			businessFailure: codeMemberFailure(
+				(code) => [200, 202].includes(Number(code)),
+				'Asset review error code',
+			),
 			body: request,
 			itemIndex,
 		}));
@@ -100,25 +105,25 @@ export async function submitReview(
 	const parsed = assetReviewResultSchema.safeParse(body);
 	if (!parsed.success) {
 		const message = 'The identity host answered with something that is not an asset review result';
-		const error = new NodeApiError(context.getNode(), { message } as JsonObject, {
-			message,
-			description: `Received: ${JSON.stringify(body ?? null).slice(0, 200)}. The review may still have been submitted; it was not sent again.`,
-			itemIndex,
-		});
-		error.message = message;
-		throw error;
+		throw gatewayAnswerError(
+			context.getNode(),
+			{ message },
+			{
+				message,
+				description: `Received: ${JSON.stringify(body ?? null).slice(0, 200)}. The review may still have been submitted; it was not sent again.`,
+				itemIndex,
+			},
+		);
 	}
 	const result = parsed.data;
 	const errorMessage = result.error_message?.trim();
 	if ((result.status ?? '').toLowerCase() === 'failed' || errorMessage) {
 		const reason = errorMessage || result.message?.trim() || `status ${result.status ?? 'failed'}`;
-		const error = new NodeApiError(context.getNode(), result as JsonObject, {
+		throw gatewayAnswerError(context.getNode(), result as JsonObject, {
 			message: `The asset review failed: ${reason}`,
 			description: `The identity host answered code ${String(result.code ?? '-')} with status "${result.status ?? '-'}" (${reviewIds(result)}). No asset of this request was reviewed.`,
 			itemIndex,
 		});
-		error.message = `The asset review failed: ${reason}`;
-		throw error;
 	}
 	const field: AssetUrlField = request.asset_url_list ? 'asset_url_list' : 'images';
 	return {

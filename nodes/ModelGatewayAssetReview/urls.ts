@@ -1,5 +1,8 @@
 import type { AssetUrlField } from '../shared/schemas/assetReview';
 
+/** Where the node reads asset URLs from (the "Asset URLs From" parameter). */
+export type UrlSource = 'list' | 'expression' | 'aggregate';
+
 /**
  * Turns what a URL parameter evaluated to into a list: an array is taken as it is, text is
  * split into URLs (a JSON array, or one URL per line / separated by commas or spaces).

@@ -6,12 +6,9 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { ChatStreamAggregator } from '../shared/sse';
-import { executeTextOperation } from '../shared/textGeneration';
 import { GATEWAY_CREDENTIAL } from '../shared/transport';
-import { chatProperties } from './description';
-import { simplifyChatCompletion } from './output';
-import { buildChatRequest } from './request';
+import * as complete from './actions/complete.operation';
+import { properties } from './description';
 
 export class ModelGatewayChat implements INodeType {
 	description: INodeTypeDescription = {
@@ -28,17 +25,10 @@ export class ModelGatewayChat implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: GATEWAY_CREDENTIAL, required: true }],
-		properties: chatProperties,
+		properties,
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await executeTextOperation(this, {
-			path: '/v1/chat/completions',
-			buildRequest: buildChatRequest,
-			wantsJson: (request) =>
-				['json_object', 'json_schema'].includes(String(request.response_format?.type)),
-			aggregator: () => new ChatStreamAggregator(),
-			simplify: simplifyChatCompletion,
-		});
+		return await complete.execute.call(this);
 	}
 }

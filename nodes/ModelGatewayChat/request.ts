@@ -4,6 +4,7 @@ import type { ChatCompletionRequest } from '../shared/schemas/chatCompletion';
 import { chatCompletionRequestSchema } from '../shared/schemas/chatCompletion';
 import { validateRequest } from '../shared/schemas/validate';
 import { streamFields, structuredFormat, toolFields } from '../shared/textGeneration';
+import { isBlankJson, trimmedText } from '../shared/values';
 
 /** Reads one item's parameters into a validated POST /v1/chat/completions body. */
 
@@ -11,20 +12,13 @@ import { streamFields, structuredFormat, toolFields } from '../shared/textGenera
 function messagesFromFields(values: IDataObject[]): IDataObject[] {
 	return values.map((value) => {
 		const message: IDataObject = { role: value.role, content: value.content ?? '' };
-		if (typeof value.name === 'string' && value.name.trim() !== '')
-			message.name = value.name.trim();
+		const name = trimmedText(value.name);
+		if (name) message.name = name;
 		if (value.role === 'tool') message.tool_call_id = value.toolCallId ?? '';
-		if (value.role === 'assistant' && value.toolCalls !== undefined) {
-			const toolCalls = value.toolCalls;
-			const empty =
-				toolCalls === '' ||
-				(typeof toolCalls === 'string' && toolCalls.replace(/\s/g, '') === '[]') ||
-				(Array.isArray(toolCalls) && toolCalls.length === 0);
-			if (!empty) {
-				message.tool_calls = toolCalls;
-				// An assistant turn that only calls tools has no text.
-				if (message.content === '') message.content = null;
-			}
+		if (value.role === 'assistant' && !isBlankJson(value.toolCalls)) {
+			message.tool_calls = value.toolCalls;
+			// An assistant turn that only calls tools has no text.
+			if (message.content === '') message.content = null;
 		}
 		return message;
 	});
@@ -59,8 +53,8 @@ export function buildChatRequest(
 		if (options[option] !== undefined) body[field] = options[option];
 	}
 	if (typeof options.stop === 'string' && options.stop !== '') body.stop = options.stop;
-	if (typeof options.user === 'string' && options.user.trim() !== '')
-		body.user = options.user.trim();
+	const user = trimmedText(options.user);
+	if (user) body.user = user;
 	Object.assign(body, toolFields(options), streamFields(options));
 	const format = structuredFormat(options);
 	if (format?.type === 'json_object') body.response_format = { type: 'json_object' };

@@ -1,5 +1,4 @@
 import type {
-	IDataObject,
 	IExecuteFunctions,
 	INodeExecutionData,
 	INodeType,
@@ -7,12 +6,9 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { processItems } from '../shared/items';
-import { GATEWAY_CREDENTIAL, gatewayRequest } from '../shared/transport';
-import { DEFAULT_TIMEOUT_SECONDS, imageEditProperties } from './properties';
-import { buildImageEditRequest } from './request';
-import type { ImageEditResponse, OutputContent, OutputLayout } from './results';
-import { imageEditOutput } from './results';
+import { GATEWAY_CREDENTIAL } from '../shared/transport';
+import * as edit from './actions/edit.operation';
+import { properties } from './description';
 
 export class ModelGatewayImageEdit implements INodeType {
 	description: INodeTypeDescription = {
@@ -29,33 +25,10 @@ export class ModelGatewayImageEdit implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: GATEWAY_CREDENTIAL, required: true }],
-		properties: imageEditProperties,
+		properties,
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const concurrency = this.getNodeParameter('options.concurrency', 0, 1) as number;
-		const output = await processItems(
-			this,
-			async (itemIndex) => {
-				const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-				const request = await buildImageEditRequest(this, itemIndex, options);
-				const response = await gatewayRequest<ImageEditResponse>(this, {
-					method: 'POST',
-					path: '/v1/images/edits',
-					kind: 'create',
-					body: request,
-					traceId: options.traceId as string | undefined,
-					itemIndex,
-					timeoutMs: Number(options.timeout ?? DEFAULT_TIMEOUT_SECONDS) * 1000,
-				});
-				return await imageEditOutput(this, itemIndex, response.body, response.traceId, {
-					content: (options.outputContent as OutputContent | undefined) ?? 'both',
-					layout: (options.outputLayout as OutputLayout | undefined) ?? 'itemPerImage',
-					binaryProperty: String(options.binaryPropertyOutput ?? '').trim() || 'data',
-				});
-			},
-			{ concurrency },
-		);
-		return [output];
+		return await edit.execute.call(this);
 	}
 }

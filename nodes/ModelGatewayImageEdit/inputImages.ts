@@ -1,12 +1,12 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
 import { binaryPropertyNames, readBinaryAsBase64, toDataUri } from '../shared/binary';
+import { itemInputError } from '../shared/errors';
 import { sniffImageMimeType } from './imageFormat';
 
 /**
  * Turns the node's "Images" entries into the request's `image` list, in the order given:
- * URLs and base64 text as typed, n8n binary properties read and encoded as base64. Whether
+ * URLs and base64 text as typed, n8n binary fields read and encoded as base64. Whether
  * the result is a valid image reference is the request schema's job, not this module's.
  */
 
@@ -23,7 +23,7 @@ export interface ImageEntry {
 	source?: ImageSource;
 	url?: string;
 	base64?: string;
-	binaryProperties?: string;
+	binaryPropertyName?: string;
 }
 
 export async function resolveInputImages(
@@ -40,7 +40,12 @@ export async function resolveInputImages(
 		else if (source === 'base64') images.push((entry.base64 ?? '').replace(/\s+/g, ''));
 		else
 			images.push(
-				...(await readBinaryImages(context, itemIndex, entry.binaryProperties ?? 'data', encoding)),
+				...(await readBinaryImages(
+					context,
+					itemIndex,
+					entry.binaryPropertyName ?? 'data',
+					encoding,
+				)),
 			);
 	}
 	return images;
@@ -54,27 +59,24 @@ async function readBinaryImages(
 ): Promise<string[]> {
 	const names = binaryPropertyNames(propertyList);
 	if (names.length === 0) {
-		throw new NodeOperationError(
+		throw itemInputError(
 			context.getNode(),
-			`Item ${itemIndex}: "Input Binary Fields" is empty`,
-			{
-				itemIndex,
-				description:
-					'Name the binary properties holding the images, separated by commas (e.g. data, data_1). Nothing was sent to the gateway.',
-			},
+			itemIndex,
+			'"Input Binary Field(s)" is empty',
+			'Name the binary fields holding the images, separated by commas (e.g. data, data_1).',
 		);
 	}
 	const available = Object.keys(context.getInputData()[itemIndex]?.binary ?? {});
 	const images: string[] = [];
 	for (const name of names) {
 		if (!available.includes(name)) {
-			throw new NodeOperationError(
+			throw itemInputError(
 				context.getNode(),
-				`Item ${itemIndex}: binary property "${name}" not found on the input item`,
-				{
-					itemIndex,
-					description: `${available.length ? `The item has: ${available.join(', ')}.` : 'The item has no binary data.'} Nothing was sent to the gateway.`,
-				},
+				itemIndex,
+				`binary property "${name}" not found on the input item`,
+				available.length
+					? `The item has: ${available.join(', ')}.`
+					: 'The item has no binary data.',
 			);
 		}
 		const media = await readBinaryAsBase64(context, itemIndex, name);
@@ -86,13 +88,11 @@ async function readBinaryImages(
 			? media.mimeType
 			: sniffImageMimeType(Buffer.from(media.base64.slice(0, 24), 'base64'));
 		if (!mimeType) {
-			throw new NodeOperationError(
+			throw itemInputError(
 				context.getNode(),
-				`Item ${itemIndex}: binary property "${name}" is not an image (MIME type ${media.mimeType || 'unknown'})`,
-				{
-					itemIndex,
-					description: 'Only image files can be edited. Nothing was sent to the gateway.',
-				},
+				itemIndex,
+				`binary property "${name}" is not an image (MIME type ${media.mimeType || 'unknown'})`,
+				'Only image files can be edited.',
 			);
 		}
 		images.push(toDataUri({ ...media, mimeType }));

@@ -3,10 +3,11 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import type { ImageEditRequest } from '../shared/schemas/imageEdit';
 import { imageEditRequestSchema } from '../shared/schemas/imageEdit';
 import { validateRequest } from '../shared/schemas/validate';
+import { isBlankJson } from '../shared/values';
 import type { BinaryEncoding, ImageEntry } from './inputImages';
 import { resolveInputImages } from './inputImages';
 
-/** Reads one item's parameters into a request body checked against the spec's schema. */
+/** Reads one item's parameters into a request body checked against the image edit schema. */
 export async function buildImageEditRequest(
 	context: IExecuteFunctions,
 	itemIndex: number,
@@ -19,17 +20,11 @@ export async function buildImageEditRequest(
 		prompt: context.getNodeParameter('prompt', itemIndex),
 		image: await resolveInputImages(context, itemIndex, entries, encoding),
 	};
-	if (options.bboxList !== undefined && !isEmptyList(options.bboxList))
-		body.bbox_list = options.bboxList;
+	// The option's default `[]` (or a cleared field) means "no regions": the field is left out.
+	if (!isBlankJson(options.bboxList)) body.bbox_list = options.bboxList;
 	if (options.n !== undefined) body.n = options.n;
 	if (options.size !== undefined) body.size = options.size;
 	if (options.thinkingMode !== undefined) body.thinking_mode = options.thinkingMode;
 	if (options.watermark !== undefined) body.watermark = options.watermark;
 	return validateRequest(imageEditRequestSchema, body, context.getNode(), itemIndex);
-}
-
-/** The option's default `[]` (or a cleared field) means "no regions": the field is left out. */
-function isEmptyList(value: unknown): boolean {
-	if (Array.isArray(value)) return value.length === 0;
-	return typeof value === 'string' && /^\s*(\[\s*\])?\s*$/.test(value);
 }

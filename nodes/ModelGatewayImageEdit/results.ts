@@ -4,7 +4,10 @@ import { NodeOperationError } from 'n8n-workflow';
 import { base64ToBinary, downloadToBinary, extensionFor } from '../shared/binary';
 import { mimeTypeForOutputFormat, sniffImageMimeType } from './imageFormat';
 
-/** The gateway's answer (spec: "Image edit result") turned into output items. */
+/**
+ * The gateway's image edit result turned into output items. Every key this package adds is
+ * camelCase; `usage` is the gateway's own object, passed on untouched.
+ */
 
 interface ResultImage {
 	url?: string;
@@ -35,7 +38,7 @@ export type OutputLayout = 'itemPerImage' | 'oneItem';
 export interface OutputSettings {
 	content: OutputContent;
 	layout: OutputLayout;
-	binaryProperty: string;
+	binaryPropertyName: string;
 }
 
 const DEFAULT_IMAGE_MIME_TYPE = 'image/png';
@@ -56,7 +59,7 @@ export async function imageEditOutput(
 	// One at a time: a failing download names its image, and n is small.
 	for (const [index, entry] of images.entries()) {
 		const image = entry ?? {}; // a null entry is reported below as an image without data
-		const json: IDataObject = { image_index: index, revised_prompt: image.revised_prompt ?? null };
+		const json: IDataObject = { imageIndex: index, revisedPrompt: image.revised_prompt ?? null };
 		if (settings.content !== 'binary') json.url = image.url ?? null;
 		results.push({
 			json,
@@ -69,9 +72,9 @@ export async function imageEditOutput(
 		const summaries = results.map((result, index) => {
 			if (!result.binary) return result.json;
 			const property =
-				index === 0 ? settings.binaryProperty : `${settings.binaryProperty}_${index}`;
+				index === 0 ? settings.binaryPropertyName : `${settings.binaryPropertyName}_${index}`;
 			binary[property] = result.binary;
-			return { ...result.json, binary_property: property };
+			return { ...result.json, binaryPropertyName: property };
 		});
 		return [
 			{
@@ -83,7 +86,7 @@ export async function imageEditOutput(
 	}
 	return results.map((result) => ({
 		json: { ...result.json, ...shared },
-		...(result.binary ? { binary: { [settings.binaryProperty]: result.binary } } : {}),
+		...(result.binary ? { binary: { [settings.binaryPropertyName]: result.binary } } : {}),
 		pairedItem: { item: itemIndex },
 	}));
 }
@@ -96,17 +99,17 @@ function sharedJson(response: ImageEditResponse, traceId: string | undefined): I
 		size: response.size ?? null,
 		quality: response.quality ?? null,
 		background: response.background ?? null,
-		output_format: response.output_format ?? null,
+		outputFormat: response.output_format ?? null,
 		usage: response.usage ?? null,
-		provider_metadata: metadata
+		providerMetadata: metadata
 			? {
-					finish_reasons: (metadata.output?.choices ?? []).map(
+					finishReasons: (metadata.output?.choices ?? []).map(
 						(choice) => choice.finish_reason ?? null,
 					),
 					finished: metadata.output?.finished ?? null,
-					image_count: metadata.usage?.image_count ?? null,
+					imageCount: metadata.usage?.image_count ?? null,
 					size: metadata.usage?.size ?? null,
-					request_id: metadata.request_id ?? null,
+					requestId: metadata.request_id ?? null,
 				}
 			: null,
 		traceId: traceId ?? null,

@@ -6,12 +6,9 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { ResponsesStreamAggregator } from '../shared/sse';
-import { executeTextOperation } from '../shared/textGeneration';
 import { GATEWAY_CREDENTIAL } from '../shared/transport';
-import { responsesProperties } from './description';
-import { simplifyResponse } from './output';
-import { buildResponsesRequest } from './request';
+import * as create from './actions/create.operation';
+import { properties } from './description';
 
 export class ModelGatewayResponses implements INodeType {
 	description: INodeTypeDescription = {
@@ -28,17 +25,10 @@ export class ModelGatewayResponses implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: GATEWAY_CREDENTIAL, required: true }],
-		properties: responsesProperties,
+		properties,
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await executeTextOperation(this, {
-			path: '/v1/responses',
-			buildRequest: buildResponsesRequest,
-			wantsJson: (request) =>
-				['json_object', 'json_schema'].includes(String(request.text?.format?.type)),
-			aggregator: () => new ResponsesStreamAggregator(),
-			simplify: simplifyResponse,
-		});
+		return await create.execute.call(this);
 	}
 }

@@ -4,6 +4,7 @@ import type { ResponsesRequest } from '../shared/schemas/responses';
 import { responsesRequestSchema } from '../shared/schemas/responses';
 import { validateRequest } from '../shared/schemas/validate';
 import { streamFields, structuredFormat, toolFields } from '../shared/textGeneration';
+import { isBlank, isBlankJson } from '../shared/values';
 
 /** Reads one item's parameters into a validated POST /v1/responses body. */
 
@@ -17,12 +18,6 @@ function readInput(context: IExecuteFunctions, itemIndex: number): unknown {
 	return context.getNodeParameter('input', itemIndex, '');
 }
 
-const filled = (value: unknown): boolean =>
-	value !== undefined && value !== null && !(typeof value === 'string' && value.trim() === '');
-
-const filledJson = (value: unknown): boolean =>
-	filled(value) && !(typeof value === 'string' && value.replace(/\s/g, '') === '{}');
-
 export function buildResponsesRequest(
 	context: IExecuteFunctions,
 	itemIndex: number,
@@ -30,10 +25,10 @@ export function buildResponsesRequest(
 	const options = context.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const body: IDataObject = { model: context.getNodeParameter('model', itemIndex) };
 	const input = readInput(context, itemIndex);
-	if (filled(input)) body.input = input as IDataObject;
-	if (filled(options.instructions)) body.instructions = options.instructions;
-	if (filled(options.previousResponseId)) body.previous_response_id = options.previousResponseId;
-	if (filled(options.conversation)) body.conversation = options.conversation;
+	if (!isBlank(input)) body.input = input as IDataObject;
+	if (!isBlank(options.instructions)) body.instructions = options.instructions;
+	if (!isBlank(options.previousResponseId)) body.previous_response_id = options.previousResponseId;
+	if (!isBlank(options.conversation)) body.conversation = options.conversation;
 	if (options.reasoningEffort !== undefined || options.reasoningSummary !== undefined) {
 		body.reasoning = {
 			...(options.reasoningEffort !== undefined ? { effort: options.reasoningEffort } : {}),
@@ -45,7 +40,7 @@ export function buildResponsesRequest(
 	if (options.maxOutputTokens !== undefined) body.max_output_tokens = options.maxOutputTokens;
 	if (options.maxToolCalls !== undefined) body.max_tool_calls = options.maxToolCalls;
 	for (const key of ['metadata', 'prompt'] as const) {
-		if (filledJson(options[key])) body[key] = options[key];
+		if (!isBlankJson(options[key])) body[key] = options[key];
 	}
 	if (options.store !== undefined) body.store = options.store;
 	if (options.truncation !== undefined) body.truncation = options.truncation;

@@ -25,15 +25,18 @@ export const ASSET_REVIEW_CREDENTIAL = 'modelGatewayAssetReviewApi';
 
 export type GatewayHost = 'base' | 'identity';
 
+/** A failure the gateway reported inside an HTTP 200 answer. */
+export interface BusinessFailure {
+	code: string;
+	message: string;
+}
+
 /**
- * How a response body reports a business failure inside HTTP 200.
- * - `familyA`: numeric `code`, 0 is success;
- * - `familyS`: string `code`, `success` is success (only when `code` is present: creation
- *   answers are a bare `{id}`);
- * - `assetReview`: numeric `code`, 200 and 202 are success;
- * - `none`: the HTTP status says it all.
+ * Reads a business failure out of an HTTP 200 body, or undefined when the answer is a
+ * success. Supplied with the request by the module that knows the answer's shape (a video
+ * family, the asset review operation), so the transport knows none of them.
  */
-export type Envelope = 'none' | 'familyA' | 'familyS' | 'assetReview';
+export type BusinessFailureCheck = (body: unknown) => BusinessFailure | undefined;
 
 /**
  * `read` requests are safe to repeat; `create` requests may bill the user, so they are only
@@ -53,7 +56,8 @@ export interface GatewayRequest {
 	 * found by support. Not sent to the identity host, which does not list it.
 	 */
 	traceId?: string;
-	envelope?: Envelope;
+	/** How the answer reports a failure inside HTTP 200; without it the HTTP status says it all. */
+	businessFailure?: BusinessFailureCheck;
 	/** Index of the item this request serves, for error messages. */
 	itemIndex?: number;
 	timeoutMs?: number;
@@ -206,31 +210,24 @@ export function gatewayErrorMessage(body: unknown): string | undefined {
 	return undefined;
 }
 
-/** The business failure inside an HTTP 200 answer, if the envelope reports one. */
-export function businessFailure(
-	body: unknown,
-	envelope: Envelope,
-): { code: string; message: string } | undefined {
-	if (envelope === 'none' || !body || typeof body !== 'object' || Array.isArray(body)) {
-		return undefined;
-	}
-	const record = body as Record<string, unknown>;
-	const code = record.code;
-	const message = gatewayErrorMessage(body);
-	switch (envelope) {
-		case 'familyA':
-			if (code === undefined || code === null || Number(code) === 0) return undefined;
-			return { code: String(code), message: message ?? `Gateway error code ${String(code)}` };
-		case 'familyS':
-			if (code === undefined || code === null || String(code).toLowerCase() === 'success') {
-				return undefined;
-			}
-			return { code: String(code), message: message ?? `Gateway error code ${String(code)}` };
-		case 'assetReview':
-			if (code === undefined || code === null || [200, 202].includes(Number(code)))
-				return undefined;
-			return { code: String(code), message: message ?? `Asset review error code ${String(code)}` };
-	}
+/**
+ * A business-failure check for answers that carry a `code` member beside their data: no
+ * `code`, or one `isSuccess` accepts, is a success; any other code is a failure described
+ * in the gateway's own words.
+ */
+export function codeMemberFailure(
+	isSuccess: (code: unknown) => boolean,
+	fallbackLabel = 'Gateway error code',
+): BusinessFailureCheck {
+	return (body) => {
+		if (!body || typeof body !== 'object' || Array.isArray(body)) return undefined;
+		const code = (body as Record<string, unknown>).code;
+		if (code === undefined || code === null || isSuccess(code)) return undefined;
+		return {
+			code: String(code),
+			message: gatewayErrorMessage(body) ?? `${fallbackLabel} ${String(code)}`,
+		};
+	};
 }
 
 interface NetworkFailure {
@@ -362,9 +359,7 @@ export async function gatewayRequest<TBody = IDataObject>(
 			);
 		}
 
-		const failure = request.stream
-			? undefined
-			: businessFailure(raw.body, request.envelope ?? 'none');
+		const failure = request.stream ? undefined : request.businessFailure?.(raw.body);
 		if (failure) {
 			throw apiError(context, request, failure.message, credential.secret, {
 				code: failure.code,

@@ -206,7 +206,7 @@ describe.each(N8N_LINES)('n8n line %s.x with the gateway simulator', (line) => {
 				/^data:image\/png;base64,iVBORw0KGgo/,
 			);
 			const [edited] = nodeOutput(execution, 'Model Gateway Image Edit');
-			expect(edited).toMatchObject({ revised_prompt: expect.any(String) });
+			expect(edited).toMatchObject({ revisedPrompt: expect.any(String) });
 			const [binary] = nodeBinaryOutput(execution, 'Model Gateway Image Edit');
 			expect(binary.data).toMatchObject({ mimeType: 'image/png' });
 		});
@@ -272,10 +272,10 @@ describe.each(N8N_LINES)('n8n line %s.x with the gateway simulator', (line) => {
 			expect(request.headers.authorization).toBeUndefined();
 			const passed = nodeOutput(execution, 'Passed');
 			const rejected = nodeOutput(execution, 'Rejected');
-			expect(passed.map((asset) => asset.asset_url ?? asset.source_url)).toHaveLength(2);
+			expect(passed.map((asset) => asset.assetUrl ?? asset.sourceUrl)).toHaveLength(2);
 			expect(rejected).toHaveLength(1);
 			expect(rejected[0]).toMatchObject({ passed: false });
-			expect(String(rejected[0].error_code)).not.toBe('');
+			expect(String(rejected[0].errorCode)).not.toBe('');
 		});
 	});
 

@@ -84,15 +84,15 @@ describe('Model Gateway Asset Review through the real engine', () => {
 			hasErrors: true,
 			rejectedAssets: [
 				{
-					asset_url: 'https://cdn.example/reject-me.png',
-					error_code: 'CONTENT_VIOLATION',
-					error_message: expect.any(String),
+					assetUrl: 'https://cdn.example/reject-me.png',
+					errorCode: 'CONTENT_VIOLATION',
+					errorMessage: expect.any(String),
 				},
 			],
 		});
-		expect(summary.task_id).toMatch(/^review_/);
-		expect(summary.track_id).toMatch(/^track_/);
-		expect((summary.result as IDataObject).items).toHaveLength(2);
+		expect(summary.taskId).toMatch(/^review_/);
+		expect(summary.trackId).toMatch(/^track_/);
+		expect(((summary.raw as IDataObject).result as IDataObject).items).toHaveLength(2);
 		expect(summary.nextStep).toBeUndefined();
 		expect(result.items[0].pairedItem).toEqual({ item: 0 });
 	});
@@ -108,27 +108,27 @@ describe('Model Gateway Asset Review through the real engine', () => {
 		expect(result.items).toHaveLength(2);
 		const [passed, rejected] = result.items.map((item) => item.json);
 		expect(passed).toMatchObject({
-			asset_url: 'https://cdn.example/ok.png',
+			assetUrl: 'https://cdn.example/ok.png',
 			outcome: 'passed',
 			passed: true,
 			hasError: false,
-			submit_review_status: 1,
-			error_code: '',
+			submitReviewStatus: 1,
+			errorCode: '',
 			finished: true,
 			status: 'completed',
 			sentAs: 'images',
 		});
-		expect(passed.downstream_final_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/files\//);
-		expect(passed.downstream_asset_id).toMatch(/^ds_/);
+		expect(passed.downstreamFinalUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/files\//);
+		expect(passed.downstreamAssetId).toMatch(/^ds_/);
 		expect(rejected).toMatchObject({
-			asset_url: 'https://cdn.example/reject-me.png',
+			assetUrl: 'https://cdn.example/reject-me.png',
 			outcome: 'rejected',
 			passed: false,
 			hasError: true,
-			submit_review_status: 2,
-			error_code: 'CONTENT_VIOLATION',
+			submitReviewStatus: 2,
+			errorCode: 'CONTENT_VIOLATION',
 		});
-		expect(passed.task_id).toBe(rejected.task_id);
+		expect(passed.taskId).toBe(rejected.taskId);
 		expect(result.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 0 }]);
 	});
 
@@ -159,11 +159,11 @@ describe('Model Gateway Asset Review through the real engine', () => {
 				hasErrors: false,
 			});
 			expect(summary.nextStep).toContain(callbackUrl);
-			expect(summary.nextStep).toContain('Task Callback Trigger');
+			expect(summary.nextStep).toContain('Webhook node');
 
 			// What the hint promises: the finished review for the same task arrives by callback.
 			const delivered = (await receiver.firstBody) as IDataObject;
-			expect(delivered).toMatchObject({ code: 200, status: 'completed', task_id: summary.task_id });
+			expect(delivered).toMatchObject({ code: 200, status: 'completed', task_id: summary.taskId });
 			expect(
 				((delivered.result as IDataObject).items as IDataObject[]).map((item) => item.error_code),
 			).toEqual(['', 'CONTENT_VIOLATION']);
@@ -187,7 +187,7 @@ describe('Model Gateway Asset Review through the real engine', () => {
 		});
 		expect(result.items).toHaveLength(1);
 		expect(result.items[0].json).toMatchObject({
-			asset_url: 'https://cdn.example/clip.mp4',
+			assetUrl: 'https://cdn.example/clip.mp4',
 			outcome: 'pending',
 			passed: false,
 			hasError: false,
@@ -249,11 +249,11 @@ describe('Model Gateway Asset Review through the real engine', () => {
 		expect(result.items).toHaveLength(61);
 		for (const [index, item] of result.items.entries()) {
 			expect(item.pairedItem).toEqual([{ item: index }]);
-			expect(item.json.asset_url).toBe(urls[index]);
+			expect(item.json.assetUrl).toBe(urls[index]);
 			expect(item.json.hasError).toBe(urls[index].includes('reject'));
 			expect(item.json.passed).toBe(!urls[index].includes('reject'));
 		}
-		const taskIds = new Set(result.items.map((item) => item.json.task_id));
+		const taskIds = new Set(result.items.map((item) => item.json.taskId));
 		expect(taskIds.size).toBe(2);
 	});
 
@@ -327,7 +327,7 @@ describe('Model Gateway Asset Review through the real engine', () => {
 		]);
 		const byPairing = continued.items.map((item) => [
 			item.pairedItem,
-			item.json.error ? 'error' : item.json.asset_url,
+			item.json.error ? 'error' : item.json.assetUrl,
 		]);
 		expect(byPairing).toEqual([
 			[[{ item: 0 }], 'https://cdn.example/a.png'],
@@ -443,8 +443,8 @@ describe('Model Gateway Asset Review through the real engine', () => {
 			group_source: 'real_person',
 		});
 		expect(accepted.items[0].json).toMatchObject({
-			effective_group_id: 'g-1',
-			group_source: 'real_person',
+			effectiveGroupId: 'g-1',
+			groupSource: 'real_person',
 			passed: true,
 		});
 	});

@@ -38,25 +38,25 @@ describe('Model Gateway Image Edit through the real engine', () => {
 		expect(result.items).toHaveLength(1);
 		const [item] = result.items;
 		expect(item.json).toMatchObject({
-			image_index: 0,
-			revised_prompt: 'Make the sky purple',
+			imageIndex: 0,
+			revisedPrompt: 'Make the sky purple',
 			url: expect.stringMatching(/\/files\/img_.+\.png$/),
 			model: 'image-edit-1',
 			size: '1K',
 			quality: 'high',
 			background: 'opaque',
-			output_format: 'png',
+			outputFormat: 'png',
 			usage: {
 				total_tokens: expect.any(Number),
 				input_tokens: expect.any(Number),
 				output_tokens: 1024,
 			},
-			provider_metadata: {
-				finish_reasons: ['stop'],
+			providerMetadata: {
+				finishReasons: ['stop'],
 				finished: true,
-				image_count: 1,
+				imageCount: 1,
 				size: '1024*1024',
-				request_id: expect.any(String),
+				requestId: expect.any(String),
 			},
 			traceId: request.headers['x-trace-id'],
 		});
@@ -118,9 +118,9 @@ describe('Model Gateway Image Edit through the real engine', () => {
 			editNode({
 				images: {
 					values: [
-						{ source: 'binary', binaryProperties: 'data, data_1' },
+						{ source: 'binary', binaryPropertyName: 'data, data_1' },
 						{ source: 'url', url: 'https://example.com/style.png' },
-						{ source: 'binary', binaryProperties: 'scan' },
+						{ source: 'binary', binaryPropertyName: 'scan' },
 					],
 				},
 			}),
@@ -196,8 +196,8 @@ describe('Model Gateway Image Edit through the real engine', () => {
 			'support-case-7',
 			'support-case-7',
 		]);
-		expect(result.items[0].json.provider_metadata).toMatchObject({
-			image_count: 2,
+		expect(result.items[0].json.providerMetadata).toMatchObject({
+			imageCount: 2,
 			size: '4096*4096',
 		});
 	});
@@ -230,7 +230,7 @@ describe('Image Edit output modes', () => {
 			{ item: 1 },
 			{ item: 1 },
 		]);
-		expect(result.items.map((item) => item.json.image_index)).toEqual([0, 1, 0, 1]);
+		expect(result.items.map((item) => item.json.imageIndex)).toEqual([0, 1, 0, 1]);
 		const urls = result.items.map((item) => item.json.url);
 		expect(new Set(urls).size).toBe(4);
 		expect(result.items.map((item) => item.binary?.data?.fileName)).toEqual([
@@ -278,7 +278,7 @@ describe('Image Edit output modes', () => {
 
 	it('one item with all images: data, data_1 (under a chosen name) and a per-image summary', async () => {
 		const result = await runNode(
-			twoImages({ outputLayout: 'oneItem', binaryPropertyOutput: 'edited' }),
+			twoImages({ outputLayout: 'oneItem', binaryPropertyName: 'edited' }),
 			{
 				credentials: gateway.credentials(),
 				input: [{ json: {} }, { json: {} }],
@@ -294,19 +294,19 @@ describe('Image Edit output modes', () => {
 		expect(first.json).toMatchObject({
 			images: [
 				{
-					image_index: 0,
-					revised_prompt: 'Make the sky purple',
+					imageIndex: 0,
+					revisedPrompt: 'Make the sky purple',
 					url: expect.any(String),
-					binary_property: 'edited',
+					binaryPropertyName: 'edited',
 				},
 				{
-					image_index: 1,
-					revised_prompt: 'Make the sky purple',
+					imageIndex: 1,
+					revisedPrompt: 'Make the sky purple',
 					url: expect.any(String),
-					binary_property: 'edited_1',
+					binaryPropertyName: 'edited_1',
 				},
 			],
-			provider_metadata: { image_count: 2, finish_reasons: ['stop', 'stop'] },
+			providerMetadata: { imageCount: 2, finishReasons: ['stop', 'stop'] },
 		});
 	});
 
@@ -319,8 +319,8 @@ describe('Image Edit output modes', () => {
 		expect(result.items[0].binary).toBeUndefined();
 		const images = result.items[0].json.images as Array<Record<string, unknown>>;
 		expect(images.map((image) => Object.keys(image).sort())).toEqual([
-			['image_index', 'revised_prompt', 'url'],
-			['image_index', 'revised_prompt', 'url'],
+			['imageIndex', 'revisedPrompt', 'url'],
+			['imageIndex', 'revisedPrompt', 'url'],
 		]);
 	});
 
@@ -344,8 +344,8 @@ describe('Image Edit output modes', () => {
 		expect((await binaryBytes(item, 'data')).equals(JPEG_BYTES)).toBe(true);
 		expect(item.json).toMatchObject({
 			url: null,
-			revised_prompt: 'purple sky',
-			provider_metadata: null,
+			revisedPrompt: 'purple sky',
+			providerMetadata: null,
 			quality: null,
 		});
 	});
@@ -388,7 +388,7 @@ describe('Image Edit output modes', () => {
 		expect(result.items).toHaveLength(1);
 		expect(result.items[0].json).toMatchObject({
 			images: [],
-			provider_metadata: { image_count: 0, request_id: 'req-1', finish_reasons: [] },
+			providerMetadata: { imageCount: 0, requestId: 'req-1', finishReasons: [] },
 		});
 		expect(result.items[0].binary).toBeUndefined();
 	});
@@ -519,17 +519,17 @@ describe('Image Edit failures', () => {
 		],
 		[
 			'a missing binary property',
-			{ images: { values: [{ source: 'binary', binaryProperties: 'data, data_9' }] } },
+			{ images: { values: [{ source: 'binary', binaryPropertyName: 'data, data_9' }] } },
 			'Item 0: binary property "data_9" not found on the input item',
 		],
 		[
 			'no binary property named',
-			{ images: { values: [{ source: 'binary', binaryProperties: ' , ' }] } },
-			'Item 0: "Input Binary Fields" is empty',
+			{ images: { values: [{ source: 'binary', binaryPropertyName: ' , ' }] } },
+			'Item 0: "Input Binary Field(s)" is empty',
 		],
 		[
 			'a binary that is not an image',
-			{ images: { values: [{ source: 'binary', binaryProperties: 'notes' }] } },
+			{ images: { values: [{ source: 'binary', binaryPropertyName: 'notes' }] } },
 			/^Item 0: binary property "notes" is not an image/,
 		],
 	])('rejects %s before sending anything', async (_case, parameters, expected) => {
@@ -580,7 +580,7 @@ describe('Image Edit batching', () => {
 					input: [1, 2, 3, 4, 5].map((row) => ({ json: { row } })),
 				},
 			);
-			expect(result.items.map((item) => item.json.revised_prompt)).toEqual([
+			expect(result.items.map((item) => item.json.revisedPrompt)).toEqual([
 				'edit 1',
 				'edit 2',
 				'edit 3',

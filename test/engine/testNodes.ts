@@ -8,6 +8,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { TASK_FAMILIES, type FamilyId } from '../../nodes/shared/tasks';
 import type { GatewayRequest, RetryPolicy } from '../../nodes/shared/transport';
 import {
 	ASSET_REVIEW_CREDENTIAL,
@@ -95,13 +96,20 @@ export class TransportProbe implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const request = parseJsonParameter<GatewayRequest>(this.getNodeParameter('request', 0));
+		// A function cannot travel as JSON: `businessFailureOf` names the family whose check to use.
+		const { businessFailureOf, ...request } = parseJsonParameter<
+			GatewayRequest & { businessFailureOf?: FamilyId }
+		>(this.getNodeParameter('request', 0));
 		const retryPolicy = parseJsonParameter<Partial<RetryPolicy>>(
 			this.getNodeParameter('retryPolicy', 0),
 		);
 		const response = await gatewayRequest(
 			this,
-			{ itemIndex: 0, ...request },
+			{
+				itemIndex: 0,
+				...request,
+				businessFailure: businessFailureOf && TASK_FAMILIES[businessFailureOf].businessFailure,
+			},
 			{ ...DEFAULT_RETRY_POLICY, ...retryPolicy },
 		);
 		return [

@@ -176,7 +176,7 @@ describe('transport: errors', () => {
 
 	it('turns a Family A business error inside HTTP 200 into a failure', async () => {
 		const result = await runNode(
-			probe({ method: 'GET', path: TASK_PATH, kind: 'read', envelope: 'familyA' }),
+			probe({ method: 'GET', path: TASK_PATH, kind: 'read', businessFailureOf: 'familyA' }),
 			{ credentials: gateway.credentials() },
 		);
 		const error = result.error('Node Under Test');
@@ -190,7 +190,7 @@ describe('transport: errors', () => {
 				method: 'POST',
 				path: '/v1/task/create',
 				kind: 'create',
-				envelope: 'familyS',
+				businessFailureOf: 'taskS',
 				body: { model: 's-1', content: [{ type: 'text', text: 'BUSINESS_ERROR' }] },
 			}),
 			{ credentials: gateway.credentials() },
@@ -217,7 +217,6 @@ describe('transport: errors', () => {
 				method: 'POST',
 				path: '/api/overseas/asset/upload/sync',
 				kind: 'create',
-				envelope: 'assetReview',
 				body: { images: ['https://cdn.example/a.png'] },
 			}),
 			{ credentials: gateway.credentials() },

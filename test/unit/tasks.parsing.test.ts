@@ -1,4 +1,6 @@
 import { recognizeCallback, TASK_FAMILIES } from '../../nodes/shared/tasks';
+import type { INodeProperties } from 'n8n-workflow';
+
 import type { ParseContext } from '../../nodes/shared/tasks';
 import { ModelGatewayVideo } from '../../nodes/ModelGatewayVideo/ModelGatewayVideo.node';
 
@@ -200,11 +202,70 @@ describe('callback recognition', () => {
 	});
 });
 
+describe('business failures inside HTTP 200, as each family reports them', () => {
+	it('Family A: a non-zero numeric code', () => {
+		const check = TASK_FAMILIES.familyA.businessFailure;
+		expect(check?.({ code: 0, message: '' })).toBeUndefined();
+		expect(check?.({ code: 1303, message: 'limit' })).toEqual({ code: '1303', message: 'limit' });
+	});
+
+	it('Task family S: a code other than success, when there is a code', () => {
+		const check = TASK_FAMILIES.taskS.businessFailure;
+		expect(check?.({ code: 'success', data: {} })).toBeUndefined();
+		expect(check?.({ code: 'SUCCESS', data: {} })).toBeUndefined();
+		expect(check?.({ id: 'task-1' })).toBeUndefined();
+		expect(check?.({ code: 'QuotaExceeded', message: 'quota' })).toEqual({
+			code: 'QuotaExceeded',
+			message: 'quota',
+		});
+	});
+
+	it('the families whose HTTP status says it all have no check', () => {
+		for (const family of ['generic', 'familyB', 'familyC', 'longRunning'] as const)
+			expect(TASK_FAMILIES[family].businessFailure).toBeUndefined();
+	});
+});
+
 describe('the node description', () => {
 	it('is usable as an AI tool and tells an agent how to use it', () => {
 		const { description } = new ModelGatewayVideo();
 		expect(description.usableAsTool).toBe(true);
 		expect(description.description).toMatch(/Get Status/);
 		expect(description.description).toMatch(/taskId/);
+	});
+
+	it('names the operation and the family as the selectors show them in its subtitle', () => {
+		const { description } = new ModelGatewayVideo();
+		expect(description.subtitle).toContain('"familyA":"Family A"');
+		expect(description.subtitle).toContain('"longRunning":"Long-Running Operation"');
+	});
+
+	// n8n's linter sorts collections of 5 or more by displayName (localeCompare), but cannot see
+	// the ones built with helpers or spreads; this checks what the editor actually gets.
+	it('sorts every options collection of 5 or more by display name', () => {
+		const unsorted: string[] = [];
+		const visit = (properties: INodeProperties[]) => {
+			for (const property of properties) {
+				const options = (property.options ?? []) as Array<
+					Partial<INodeProperties> & { values?: INodeProperties[] }
+				>;
+				if (property.type === 'collection' && options.length >= 5) {
+					const names = options.map((option) => option.displayName ?? '');
+					const sorted = [...names].sort((a, b) => a.localeCompare(b));
+					if (names.join('|') !== sorted.join('|')) unsorted.push(property.name);
+				}
+				for (const option of options) {
+					if (Array.isArray(option.values)) visit(option.values);
+				}
+				if (property.type === 'collection') visit(options as INodeProperties[]);
+			}
+		};
+		visit(new ModelGatewayVideo().description.properties);
+		expect(unsorted).toEqual([]);
+	});
+
+	it('names no gateway path, spec or unshipped node in editor text', () => {
+		const text = JSON.stringify(new ModelGatewayVideo().description.properties);
+		expect(text).not.toMatch(/\/v1|\/vendor-|the spec|Wait for Task|Callback Trigger/i);
 	});
 });

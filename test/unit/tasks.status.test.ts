@@ -11,6 +11,8 @@ import {
 	type TaskStatus,
 } from '../../nodes/shared/tasks/task';
 import { TASK_FAMILIES } from '../../nodes/shared/tasks';
+import { description as createDescription } from '../../nodes/ModelGatewayVideo/actions/create.operation';
+import { FAMILY_EDITORS } from '../../nodes/ModelGatewayVideo/families';
 
 /** Every known status value of every family (upstream-notes.md), case-insensitively, and unknown ones. */
 
@@ -175,17 +177,21 @@ describe('the family table', () => {
 	});
 
 	it('shows every create property of a family for that family and the Create operation only', () => {
-		for (const [id, family] of Object.entries(TASK_FAMILIES)) {
-			expect(family.createProperties.length).toBeGreaterThan(0);
-			for (const property of family.createProperties) {
+		expect(Object.keys(FAMILY_EDITORS)).toEqual(Object.keys(TASK_FAMILIES));
+		for (const [id, editor] of Object.entries(FAMILY_EDITORS)) {
+			expect(editor.createProperties.length).toBeGreaterThan(0);
+			const names = editor.createProperties.map((property) => property.name);
+			const shown = createDescription.filter((property) => names.includes(property.name));
+			expect(shown).toHaveLength(names.length);
+			for (const property of shown) {
 				expect(property.displayOptions?.show).toMatchObject({
 					family: [id],
 					operation: ['create'],
 				});
 			}
 		}
-		const names = Object.values(TASK_FAMILIES).flatMap((family) =>
-			family.createProperties.map((property) => property.name),
+		const names = Object.values(FAMILY_EDITORS).flatMap((editor) =>
+			editor.createProperties.map((property) => property.name),
 		);
 		expect(new Set(names).size).toBe(names.length);
 	});

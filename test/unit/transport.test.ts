@@ -1,5 +1,5 @@
 import {
-	businessFailure,
+	codeMemberFailure,
 	gatewayErrorMessage,
 	joinUrl,
 	redactSecret,
@@ -32,25 +32,13 @@ describe('transport helpers', () => {
 		expect(gatewayErrorMessage({})).toBeUndefined();
 	});
 
-	it('recognises business failures inside HTTP 200', () => {
-		expect(businessFailure({ code: 0, message: '' }, 'familyA')).toBeUndefined();
-		expect(businessFailure({ code: 1303, message: 'limit' }, 'familyA')).toEqual({
-			code: '1303',
-			message: 'limit',
-		});
-		expect(businessFailure({ code: 'success', data: {} }, 'familyS')).toBeUndefined();
-		expect(businessFailure({ code: 'SUCCESS', data: {} }, 'familyS')).toBeUndefined();
-		expect(businessFailure({ id: 'task-1' }, 'familyS')).toBeUndefined();
-		expect(businessFailure({ code: 'QuotaExceeded', message: 'quota' }, 'familyS')).toEqual({
-			code: 'QuotaExceeded',
-			message: 'quota',
-		});
-		expect(businessFailure({ code: 202 }, 'assetReview')).toBeUndefined();
-		expect(businessFailure({ code: 400, message: 'bad url' }, 'assetReview')).toEqual({
-			code: '400',
-			message: 'bad url',
-		});
-		expect(businessFailure({ code: 5 }, 'none')).toBeUndefined();
+	it('recognises business failures inside HTTP 200 by a code member', () => {
+		const check = codeMemberFailure((code) => [200, 202].includes(Number(code)), 'Review code');
+		expect(check({ code: 202 })).toBeUndefined();
+		expect(check({ images: [] })).toBeUndefined();
+		expect(check([{ code: 400 }])).toBeUndefined();
+		expect(check({ code: 400, message: 'bad url' })).toEqual({ code: '400', message: 'bad url' });
+		expect(check({ code: 500 })).toEqual({ code: '500', message: 'Review code 500' });
 	});
 
 	it('removes secrets and bearer tokens', () => {

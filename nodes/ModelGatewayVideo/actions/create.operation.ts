@@ -1,12 +1,15 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
-import { TASK_FAMILIES, taskFamily, type FamilyId } from '../../shared/tasks';
+import { FAMILY_IDS, taskFamily } from '../../shared/tasks';
 import { gatewayRequest } from '../../shared/transport';
+import { FAMILY_EDITORS } from '../families';
 import { taskItem } from './output';
+import type { VideoItemSettings } from './types';
 
-/** Create: one task per item, through the selected family's module. */
+/** Create: one task per item, built by the selected family's editor half, parsed by its wire half. */
 
-export const createProperties: INodeProperties[] = [
+const properties: INodeProperties[] = [
 	{
 		displayName: 'Model',
 		name: 'model',
@@ -15,27 +18,30 @@ export const createProperties: INodeProperties[] = [
 		required: true,
 		placeholder: 'e.g. video-model-1',
 		description: 'A video model name enabled for your account in the gateway console',
-		displayOptions: { show: { operation: ['create'] } },
 	},
-	...Object.values(TASK_FAMILIES).flatMap((family) => family.createProperties),
+	...FAMILY_IDS.flatMap((family) =>
+		updateDisplayOptions({ show: { family: [family] } }, FAMILY_EDITORS[family].createProperties),
+	),
 ];
 
-export async function create(
-	context: IExecuteFunctions,
+export const description = updateDisplayOptions({ show: { operation: ['create'] } }, properties);
+
+export async function execute(
+	this: IExecuteFunctions,
 	itemIndex: number,
-	settings: { family: FamilyId; traceId?: string; binaryPropertyName: string },
+	settings: VideoItemSettings,
 ): Promise<INodeExecutionData> {
 	const family = taskFamily(settings.family);
-	const model = (context.getNodeParameter('model', itemIndex, '') as string).trim();
-	const request = await family.buildCreateRequest(context, itemIndex, model);
+	const model = (this.getNodeParameter('model', itemIndex, '') as string).trim();
+	const request = await FAMILY_EDITORS[settings.family].buildCreateRequest(this, itemIndex, model);
 	const createdAt = new Date().toISOString();
 	// kind 'create': never repeated once the gateway may have received it (no double billing).
-	const response = await gatewayRequest<unknown>(context, {
+	const response = await gatewayRequest<unknown>(this, {
 		method: request.method,
 		path: request.path,
 		kind: 'create',
 		body: request.body,
-		envelope: request.envelope,
+		businessFailure: family.businessFailure,
 		traceId: settings.traceId,
 		itemIndex,
 	});
@@ -45,5 +51,5 @@ export async function create(
 		traceId: response.traceId ?? null,
 		createdAt,
 	});
-	return await taskItem(context, parsed, itemIndex, settings.binaryPropertyName);
+	return await taskItem(this, parsed, itemIndex, settings.binaryPropertyName);
 }

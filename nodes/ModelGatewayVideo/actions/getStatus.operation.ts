@@ -4,27 +4,28 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import {
-	TASK_FAMILIES,
+	FAMILY_IDS,
 	isFamilyId,
 	taskFamily,
 	type FamilyId,
 	type TaskReference,
 } from '../../shared/tasks';
 import { gatewayRequest } from '../../shared/transport';
+import { FAMILY_EDITORS } from '../families';
 import { taskItem } from './output';
+import type { VideoItemSettings } from './types';
 
 /** Get Status: one query per item, no waiting. */
 
-const show = (extra: IDataObject = {}) => ({ show: { operation: ['getStatus'], ...extra } });
-
-export const getStatusProperties: INodeProperties[] = [
+const properties: INodeProperties[] = [
 	{
 		displayName: 'Task Reference',
 		name: 'taskSource',
 		type: 'options',
+		noDataExpression: true,
 		options: [
 			{
 				name: 'From Input Item',
@@ -39,7 +40,6 @@ export const getStatusProperties: INodeProperties[] = [
 			},
 		],
 		default: 'input',
-		displayOptions: show(),
 	},
 	{
 		displayName: 'Task ID',
@@ -49,40 +49,27 @@ export const getStatusProperties: INodeProperties[] = [
 		required: true,
 		description:
 			'The ID returned by the create call (long-running: the operation ID or the full operation name)',
-		displayOptions: show({ taskSource: ['manual'] }),
+		displayOptions: { show: { taskSource: ['manual'] } },
 	},
-	{
-		displayName: 'Model',
-		name: 'taskModel',
-		type: 'string',
-		default: '',
-		description:
-			'The model the operation was created with (needed unless the task ID is the full operation name)',
-		displayOptions: show({ taskSource: ['manual'], family: ['longRunning'] }),
-	},
-	{
-		displayName: 'Endpoint',
-		name: 'taskEndpoint',
-		type: 'options',
-		options: [
-			{ name: 'Image to Video', value: 'image2video' },
-			{ name: 'Omni-Video', value: 'omni-video' },
-			{ name: 'Text to Video', value: 'text2video' },
-		],
-		default: 'omni-video',
-		description: 'The endpoint the task was created under',
-		displayOptions: show({ taskSource: ['manual'], family: ['familyA'] }),
-	},
-	...Object.values(TASK_FAMILIES).map(
+	// What a family's query needs besides the task ID, from the family's editor half.
+	...FAMILY_IDS.flatMap((family) =>
+		updateDisplayOptions(
+			{ show: { taskSource: ['manual'], family: [family] } },
+			FAMILY_EDITORS[family].referenceProperties,
+		),
+	),
+	...FAMILY_IDS.filter((family) => FAMILY_EDITORS[family].queryHint !== '').map(
 		(family): INodeProperties => ({
-			displayName: family.queryHint,
-			name: `${family.id}QueryNotice`,
+			displayName: FAMILY_EDITORS[family].queryHint,
+			name: `${family}QueryNotice`,
 			type: 'notice',
 			default: '',
-			displayOptions: show({ family: [family.id] }),
+			displayOptions: { show: { family: [family] } },
 		}),
 	),
 ];
+
+export const description = updateDisplayOptions({ show: { operation: ['getStatus'] } }, properties);
 
 function textField(json: IDataObject, name: string): string | undefined {
 	const value = json[name];
@@ -98,14 +85,9 @@ function taskReference(
 		return {
 			family: selected,
 			taskId: (context.getNodeParameter('taskId', itemIndex, '') as string).trim(),
-			model:
-				selected === 'longRunning'
-					? (context.getNodeParameter('taskModel', itemIndex, '') as string).trim()
-					: null,
-			endpoint:
-				selected === 'familyA'
-					? (context.getNodeParameter('taskEndpoint', itemIndex, 'omni-video') as string)
-					: null,
+			model: null,
+			endpoint: null,
+			...FAMILY_EDITORS[selected].readReference(context, itemIndex),
 		};
 	}
 	const json = context.getInputData()[itemIndex]?.json ?? {};
@@ -119,15 +101,15 @@ function taskReference(
 	};
 }
 
-export async function getStatus(
-	context: IExecuteFunctions,
+export async function execute(
+	this: IExecuteFunctions,
 	itemIndex: number,
-	settings: { family: FamilyId; traceId?: string; binaryPropertyName: string },
+	settings: VideoItemSettings,
 ): Promise<INodeExecutionData> {
-	const reference = taskReference(context, itemIndex, settings.family);
+	const reference = taskReference(this, itemIndex, settings.family);
 	if (reference.taskId === '') {
 		throw new NodeOperationError(
-			context.getNode(),
+			this.getNode(),
 			`Item ${itemIndex}: "taskId": a task ID is required`,
 			{
 				itemIndex,
@@ -141,17 +123,15 @@ export async function getStatus(
 	try {
 		query = family.buildQueryRequest(reference);
 	} catch (error) {
-		throw new NodeOperationError(
-			context.getNode(),
-			`Item ${itemIndex}: ${(error as Error).message}`,
-			{ itemIndex },
-		);
+		throw new NodeOperationError(this.getNode(), `Item ${itemIndex}: ${(error as Error).message}`, {
+			itemIndex,
+		});
 	}
-	const response = await gatewayRequest<unknown>(context, {
+	const response = await gatewayRequest<unknown>(this, {
 		method: query.method,
 		path: query.path,
 		kind: 'read',
-		envelope: query.envelope,
+		businessFailure: family.businessFailure,
 		traceId: settings.traceId,
 		itemIndex,
 	});
@@ -162,5 +142,5 @@ export async function getStatus(
 		createdAt: reference.createdAt ?? null,
 	});
 	if (parsed.task.taskId === '') parsed.task.taskId = reference.taskId;
-	return await taskItem(context, parsed, itemIndex, settings.binaryPropertyName);
+	return await taskItem(this, parsed, itemIndex, settings.binaryPropertyName);
 }

@@ -1,15 +1,9 @@
-import type { IDataObject } from 'n8n-workflow';
-
-import { familyBCreateSchema } from '../schemas/video/familyB';
-import { validateRequest } from '../schemas/validate';
-import { additionalBodyFields, compact, familyOptions, jsonFields, jsonValue } from './parameters';
 import type { StatusTable, TaskFamily } from './task';
-import { asRecord, forCreateOf } from './task';
 import { GENERIC_VIDEO_STATUS, videoTaskQuerying } from './videoRecord';
 
 /**
- * Family B: POST /vendor-b/v1/video/generations (PascalCase) → generic task field set. The
- * spec shows no query operation; the task is queried through GET /v1/videos/{id}.
+ * Family B, wire half: its creation answers with the generic video task field set, and its
+ * tasks are queried as generic video tasks (no query of its own is documented).
  */
 
 export const FAMILY_B_STATUS: StatusTable = {
@@ -20,138 +14,9 @@ export const FAMILY_B_STATUS: StatusTable = {
 	finished: 'succeeded',
 };
 
-const PROMPT = 'familyBPrompt';
-const OPTIONS = 'familyBOptions';
-const JSON_OPTIONS = { fileInfos: 'FileInfos', extInfo: 'ExtInfo' };
-
 export const familyBFamily: TaskFamily = {
 	id: 'familyB',
 	displayName: 'Family B',
-	description: 'POST /vendor-b/v1/video/generations (PascalCase fields)',
-	queryHint:
-		'The spec shows no query operation for Family B: Get Status uses GET /v1/videos/{id}, which answers with the generic task field set Family B creation returns.',
-	createProperties: forCreateOf('familyB', [
-		{
-			displayName:
-				'Family B tasks are queried with GET /v1/videos/<task ID> (the spec shows no Family B query; creation returns the generic task field set). Get Status does this for you.',
-			name: 'familyBQueryNotice',
-			type: 'notice',
-			default: '',
-		},
-		{
-			displayName: 'Prompt',
-			name: PROMPT,
-			type: 'string',
-			typeOptions: { rows: 3 },
-			default: '',
-			description: 'Main field for text to video; required unless File Infos are given',
-		},
-		{
-			displayName: 'Video Options',
-			name: OPTIONS,
-			type: 'collection',
-			placeholder: 'Add Option',
-			default: {},
-			options: [
-				{
-					displayName: 'Enhance Prompt',
-					name: 'EnhancePrompt',
-					type: 'string',
-					default: '',
-					description: 'Prompt enhancement content',
-				},
-				{
-					displayName: 'Ext Info (JSON)',
-					name: 'extInfo',
-					type: 'json',
-					default: '{}',
-					description: 'Extension information, passed unchanged',
-				},
-				{
-					displayName: 'File Infos (JSON)',
-					name: 'fileInfos',
-					type: 'json',
-					default: '[]',
-					description:
-						'Resources for image, reference, video-reference or edit scenes, passed unchanged',
-				},
-				{ displayName: 'Input Region', name: 'InputRegion', type: 'string', default: '' },
-				{ displayName: 'Last Frame File ID', name: 'LastFrameFileId', type: 'string', default: '' },
-				{ displayName: 'Last Frame URL', name: 'LastFrameUrl', type: 'string', default: '' },
-				{ displayName: 'Model Version', name: 'ModelVersion', type: 'string', default: '' },
-				{ displayName: 'Negative Prompt', name: 'NegativePrompt', type: 'string', default: '' },
-				{
-					displayName: 'Output Config (JSON)',
-					name: 'outputConfig',
-					type: 'json',
-					default: '{}',
-					description:
-						'Further OutputConfig members, merged with Output Duration and Output Resolution',
-				},
-				{
-					displayName: 'Output Duration (Seconds)',
-					name: 'outputDuration',
-					type: 'number',
-					typeOptions: { minValue: 1, numberPrecision: 0 },
-					default: 5,
-					description: 'OutputConfig.Duration',
-				},
-				{
-					displayName: 'Output Resolution',
-					name: 'outputResolution',
-					type: 'string',
-					default: '720p',
-					description: 'OutputConfig.Resolution',
-				},
-				{ displayName: 'Scene Type', name: 'SceneType', type: 'string', default: '' },
-				{
-					displayName: 'Seed',
-					name: 'Seed',
-					type: 'number',
-					typeOptions: { numberPrecision: 0 },
-					default: 0,
-				},
-				{ displayName: 'Session Context', name: 'SessionContext', type: 'string', default: '' },
-				{ displayName: 'Session ID', name: 'SessionId', type: 'string', default: '' },
-				{
-					displayName: 'Tasks Priority',
-					name: 'TasksPriority',
-					type: 'number',
-					typeOptions: { numberPrecision: 0 },
-					default: 0,
-				},
-			],
-		},
-	]),
-	async buildCreateRequest(context, itemIndex, model) {
-		const { outputConfig, outputDuration, outputResolution, fileInfos, extInfo, ...plain } =
-			familyOptions(context, itemIndex, OPTIONS);
-		const output = {
-			...(asRecord(jsonValue(outputConfig)) ?? {}),
-			...compact({ Duration: outputDuration, Resolution: outputResolution }),
-		};
-		const body = validateRequest(
-			familyBCreateSchema,
-			{
-				ModelName: model,
-				Prompt: context.getNodeParameter(PROMPT, itemIndex, '') as string,
-				...compact(plain),
-				...jsonFields({ fileInfos, extInfo }, JSON_OPTIONS),
-				...(Object.keys(output).length > 0 ? { OutputConfig: output } : {}),
-				...additionalBodyFields(context, itemIndex),
-			},
-			context.getNode(),
-			itemIndex,
-		);
-		if (body.Prompt === '') delete body.Prompt;
-		return {
-			method: 'POST',
-			path: '/vendor-b/v1/video/generations',
-			body: body as IDataObject,
-			envelope: 'none',
-			model,
-		};
-	},
 	...videoTaskQuerying('familyB', FAMILY_B_STATUS),
 	recognizeCallback: () => undefined,
 };

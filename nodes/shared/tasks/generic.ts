@@ -1,119 +1,13 @@
-import type { IDataObject } from 'n8n-workflow';
-
-import { genericVideoCreateSchema } from '../schemas/video/generic';
-import { validateRequest } from '../schemas/validate';
-import { additionalBodyFields, compact, familyOptions } from './parameters';
 import type { StatusTable, TaskFamily } from './task';
-import { asRecord, forCreateOf } from './task';
 import { GENERIC_VIDEO_STATUS, videoTaskQuerying } from './videoRecord';
 
-/** Generic video: POST /v1/videos and GET /v1/videos/{video_id}, both a generic video task. */
+/** Generic video, wire half: created and queried as a generic video task. */
 
 export const GENERIC_STATUS: StatusTable = GENERIC_VIDEO_STATUS;
-
-const PROMPT = 'genericPrompt';
-const OPTIONS = 'genericOptions';
-const METADATA_FLAGS = ['prompt_optimizer', 'fast_pretreatment', 'aigc_watermark'];
-
-/** The flags merged with any `metadata` from the additional body fields; a non-object is left for validation to reject. */
-function metadataField(flags: Record<string, unknown>, extra: unknown): { metadata?: unknown } {
-	if (extra !== undefined && !asRecord(extra)) return { metadata: extra };
-	const merged = { ...flags, ...(asRecord(extra) ?? {}) };
-	return Object.keys(merged).length > 0 ? { metadata: merged } : {};
-}
 
 export const genericFamily: TaskFamily = {
 	id: 'generic',
 	displayName: 'Generic Video',
-	description: 'POST /v1/videos, text or image to video',
-	queryHint: 'Queried with GET /v1/videos/{video_id}.',
-	createProperties: forCreateOf('generic', [
-		{
-			displayName: 'Prompt',
-			name: PROMPT,
-			type: 'string',
-			typeOptions: { rows: 3 },
-			default: '',
-			required: true,
-		},
-		{
-			displayName: 'Video Options',
-			name: OPTIONS,
-			type: 'collection',
-			placeholder: 'Add Option',
-			default: {},
-			options: [
-				{
-					displayName: 'AIGC Watermark',
-					name: 'aigc_watermark',
-					type: 'boolean',
-					default: false,
-					description: 'Whether to add the AI-generated content watermark (metadata flag)',
-				},
-				{
-					displayName: 'Duration',
-					name: 'duration',
-					type: 'options',
-					options: [
-						{ name: '6 Seconds', value: 6 },
-						{ name: '10 Seconds', value: 10 },
-					],
-					default: 6,
-				},
-				{
-					displayName: 'Fast Pretreatment',
-					name: 'fast_pretreatment',
-					type: 'boolean',
-					default: false,
-					description: 'Whether to use fast pre-processing (metadata flag)',
-				},
-				{
-					displayName: 'Prompt Optimizer',
-					name: 'prompt_optimizer',
-					type: 'boolean',
-					default: true,
-					description: 'Whether the gateway may rewrite the prompt (metadata flag)',
-				},
-				{
-					displayName: 'Size',
-					name: 'size',
-					type: 'options',
-					options: [
-						{ name: '768p', value: '768p' },
-						{ name: '1080p', value: '1080p' },
-					],
-					default: '768p',
-				},
-			],
-		},
-	]),
-	async buildCreateRequest(context, itemIndex, model) {
-		const options = familyOptions(context, itemIndex, OPTIONS);
-		const metadata: Record<string, unknown> = {};
-		const plain: Record<string, unknown> = {};
-		for (const [key, value] of Object.entries(options))
-			(METADATA_FLAGS.includes(key) ? metadata : plain)[key] = value;
-		const extra = additionalBodyFields(context, itemIndex);
-		const body = validateRequest(
-			genericVideoCreateSchema,
-			{
-				model,
-				prompt: context.getNodeParameter(PROMPT, itemIndex, '') as string,
-				...compact(plain),
-				...extra,
-				...metadataField(metadata, extra.metadata),
-			},
-			context.getNode(),
-			itemIndex,
-		);
-		return {
-			method: 'POST',
-			path: '/v1/videos',
-			body: body as IDataObject,
-			envelope: 'none',
-			model,
-		};
-	},
 	...videoTaskQuerying('generic', GENERIC_STATUS),
 	// No callback is documented for this family.
 	recognizeCallback: () => undefined,

@@ -1,15 +1,8 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-
-import { readBinaryAsBase64 } from '../binary';
-import { longRunningCreateSchema } from '../schemas/video/longRunning';
-import { validateRequest } from '../schemas/validate';
-import { additionalBodyFields, compact, familyOptions } from './parameters';
 import type { InlineVideo, ParseContext, ParsedTask, TaskFamily, TaskStatus } from './task';
 import {
 	asRecord,
 	distinctUrls,
 	encodePathSegment,
-	forCreateOf,
 	normalizedTask,
 	requireTaskId,
 	taskError,
@@ -17,13 +10,12 @@ import {
 } from './task';
 
 /**
- * Long-running operations: POST /v1beta/models/{model}:predictLongRunning → {name};
- * GET /v1/models/{model}/operations/{task_id} → {name, done, response | error}. There is no
- * status word: `done` and the presence of `error` / videos decide.
+ * Long-running operations, wire half: creation answers {name}; GET
+ * /v1/models/{model}/operations/{task_id} → {name, done, response | error}. There is no
+ * status word: `done` and the presence of `error` / videos decide. Finished videos come back
+ * as inline bytes.
  */
 
-const INSTANCES = 'longRunningInstances';
-const PARAMETERS = 'longRunningParameters';
 const NAME_PATTERN = /^models\/([^/]+)\/operations\/([^/]+)$/;
 
 /** The normalized status of an operation. A done operation with no videos failed (safety filter). */
@@ -122,126 +114,9 @@ function parseOperation(body: unknown, context: ParseContext): ParsedTask {
 	};
 }
 
-async function inlineImage(context: IExecuteFunctions, itemIndex: number, property: unknown) {
-	const name = typeof property === 'string' ? property.trim() : '';
-	if (name === '') return undefined;
-	const media = await readBinaryAsBase64(context, itemIndex, name);
-	return { bytesBase64Encoded: media.base64, mimeType: media.mimeType };
-}
-
 export const longRunningFamily: TaskFamily = {
 	id: 'longRunning',
 	displayName: 'Long-Running Operation',
-	description: 'POST /v1beta/models/{model}:predictLongRunning; video bytes come back inline',
-	queryHint:
-		'Queried with GET /v1/models/{model}/operations/{task_id}. The finished video arrives as bytes and is stored as binary data on the item.',
-	createProperties: forCreateOf('longRunning', [
-		{
-			displayName: 'Instances',
-			name: INSTANCES,
-			type: 'fixedCollection',
-			typeOptions: { multipleValues: true },
-			default: { instances: [{ prompt: '' }] },
-			placeholder: 'Add Instance',
-			description: 'Usually one instance: a prompt and optionally a first and last frame',
-			options: [
-				{
-					displayName: 'Instance',
-					name: 'instances',
-					values: [
-						{
-							displayName: 'Prompt',
-							name: 'prompt',
-							type: 'string',
-							typeOptions: { rows: 3 },
-							default: '',
-						},
-						{
-							displayName: 'Image Binary Property',
-							name: 'imageBinaryProperty',
-							type: 'string',
-							default: '',
-							description:
-								'Binary property of the input item holding the first frame (sent as Base64); leave empty for none',
-						},
-						{
-							displayName: 'Last Frame Binary Property',
-							name: 'lastFrameBinaryProperty',
-							type: 'string',
-							default: '',
-							description:
-								'Binary property of the input item holding the last frame; leave empty for none',
-						},
-					],
-				},
-			],
-		},
-		{
-			displayName: 'Parameters',
-			name: PARAMETERS,
-			type: 'collection',
-			placeholder: 'Add Parameter',
-			default: {},
-			options: [
-				{ displayName: 'Aspect Ratio', name: 'aspectRatio', type: 'string', default: '16:9' },
-				{
-					displayName: 'Duration (Seconds)',
-					name: 'durationSeconds',
-					type: 'number',
-					typeOptions: { minValue: 1, numberPrecision: 0 },
-					default: 8,
-				},
-				{ displayName: 'Enhance Prompt', name: 'enhancePrompt', type: 'boolean', default: true },
-				{ displayName: 'Generate Audio', name: 'generateAudio', type: 'boolean', default: false },
-				{ displayName: 'Negative Prompt', name: 'negativePrompt', type: 'string', default: '' },
-				{ displayName: 'Resolution', name: 'resolution', type: 'string', default: '720p' },
-				{
-					displayName: 'Sample Count',
-					name: 'sampleCount',
-					type: 'number',
-					typeOptions: { minValue: 1, numberPrecision: 0 },
-					default: 1,
-					description: 'How many videos to generate',
-				},
-			],
-		},
-	]),
-	async buildCreateRequest(context, itemIndex, model) {
-		const entries = context.getNodeParameter(
-			`${INSTANCES}.instances`,
-			itemIndex,
-			[],
-		) as IDataObject[];
-		const instances: IDataObject[] = [];
-		for (const entry of entries) {
-			instances.push(
-				compact({
-					prompt: entry.prompt,
-					image: await inlineImage(context, itemIndex, entry.imageBinaryProperty),
-					lastFrame: await inlineImage(context, itemIndex, entry.lastFrameBinaryProperty),
-				}),
-			);
-		}
-		const parameters = compact(familyOptions(context, itemIndex, PARAMETERS));
-		const { model: validModel, ...body } = validateRequest(
-			longRunningCreateSchema,
-			{
-				model,
-				instances,
-				...(Object.keys(parameters).length > 0 ? { parameters } : {}),
-				...additionalBodyFields(context, itemIndex),
-			},
-			context.getNode(),
-			itemIndex,
-		);
-		return {
-			method: 'POST',
-			path: `/v1beta/models/${encodePathSegment(validModel)}:predictLongRunning`,
-			body: body as IDataObject,
-			envelope: 'none',
-			model: validModel,
-		};
-	},
 	parseCreateResponse(body, context) {
 		const name = text(asRecord(body)?.name);
 		requireTaskId(name, 'longRunning', body);
@@ -260,7 +135,6 @@ export const longRunningFamily: TaskFamily = {
 		return {
 			method: 'GET',
 			path: `/v1/models/${encodePathSegment(model)}/operations/${encodePathSegment(split.taskId)}`,
-			envelope: 'none',
 		};
 	},
 	parseTaskRecord: parseOperation,

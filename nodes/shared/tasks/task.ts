@@ -1,13 +1,15 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-import type { Envelope } from '../transport';
+import type { BusinessFailureCheck } from '../transport';
+import type { FamilyId } from './index';
 
 /**
- * The normalized task model: the public output contract of every task-producing node
- * (Video, Wait for Task, Task Callback Trigger), whatever the provider family.
+ * The normalized task model: the public output contract of every task-producing node,
+ * whatever the provider family, and the wire interface each family module implements.
+ * Nothing here knows a particular family: the family table (./index.ts) does.
  */
 
-export type FamilyId = 'taskS' | 'familyA' | 'generic' | 'familyB' | 'familyC' | 'longRunning';
+export type { FamilyId };
 
 export type TaskStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'unknown';
 
@@ -20,10 +22,13 @@ export interface NormalizedTask {
 	family: FamilyId;
 	taskId: string;
 	model: string | null;
-	/** Family A only: the endpoint kind the task was created under (omni-video, image2video, text2video). */
+	/**
+	 * For families that expose several create endpoints and query a task under the one it
+	 * was created with: that endpoint's name. Absent for the other families.
+	 */
 	endpoint?: string;
 	status: TaskStatus;
-	/** The gateway's own status word (or `done=true`/`done=false` for long-running operations). */
+	/** The gateway's own status word (or a stand-in such as `done=true` where the family has none). */
 	rawStatus: string | null;
 	/** True only for `succeeded` and `failed`: an unknown status is never terminal. */
 	done: boolean;
@@ -39,7 +44,7 @@ export interface NormalizedTask {
 	raw: unknown;
 }
 
-/** Video bytes the gateway returned inline (long-running family); stored as n8n binary data. */
+/** Video bytes the gateway returned inline instead of a URL; stored as n8n binary data. */
 export interface InlineVideo {
 	base64: string;
 	mimeType: string;
@@ -64,7 +69,6 @@ export interface FamilyRequest {
 	method: 'GET' | 'POST';
 	path: string;
 	body?: IDataObject;
-	envelope: Envelope;
 }
 
 /** A create call, with what the answer alone does not say. */
@@ -84,8 +88,9 @@ export interface ParseContext {
 
 /**
  * How often a task of this family may be queried. `firstPollAfterMs` is the delay after
- * creation before the first query (Task family S: only when no callback arrived), and
- * `minIntervalMs` the shortest allowed gap between two queries of one task.
+ * creation before the first query (for families that call back: before the first query
+ * when no callback arrived), and `minIntervalMs` the shortest allowed gap between two
+ * queries of one task.
  */
 export interface PollPolicy {
 	firstPollAfterMs: number;
@@ -94,20 +99,19 @@ export interface PollPolicy {
 	guidance: string;
 }
 
-/** One provider family: everything the task nodes need to know about it. */
+/**
+ * One provider family's wire half: everything needed to read its tasks, free of any editor
+ * concern, so nodes that wait for or receive tasks can use it without the Video node's UI.
+ */
 export interface TaskFamily {
 	id: FamilyId;
+	/** The family's name for people (selectors, subtitles, messages). */
 	displayName: string;
-	description: string;
-	/** Create parameters; each carries displayOptions for this family only. */
-	createProperties: INodeProperties[];
-	/** A hint about how Get Status queries this family. */
-	queryHint: string;
-	buildCreateRequest(
-		context: IExecuteFunctions,
-		itemIndex: number,
-		model: string,
-	): Promise<CreateRequest>;
+	/**
+	 * Reads a business failure the family's answers report inside HTTP 200; given to the
+	 * transport with each request. Absent when the HTTP status says it all.
+	 */
+	businessFailure?: BusinessFailureCheck;
 	parseCreateResponse(body: unknown, context: ParseContext): ParsedTask;
 	buildQueryRequest(reference: TaskReference): FamilyRequest;
 	parseTaskRecord(body: unknown, context: ParseContext): ParsedTask;
@@ -117,26 +121,6 @@ export interface TaskFamily {
 	 * normalized task. Families without documented callbacks return undefined.
 	 */
 	recognizeCallback(body: unknown, context?: Partial<ParseContext>): NormalizedTask | undefined;
-}
-
-/** Parameter names the node uses and the families rely on for displayOptions. */
-export const FAMILY_PARAMETER = 'family';
-export const OPERATION_PARAMETER = 'operation';
-export const CREATE_OPERATION = 'create';
-
-/** Shows properties only for Create on one family. */
-export function forCreateOf(family: FamilyId, properties: INodeProperties[]): INodeProperties[] {
-	return properties.map((property) => ({
-		...property,
-		displayOptions: {
-			...property.displayOptions,
-			show: {
-				...property.displayOptions?.show,
-				[FAMILY_PARAMETER]: [family],
-				[OPERATION_PARAMETER]: [CREATE_OPERATION],
-			},
-		},
-	}));
 }
 
 // ---- Status mapping ----

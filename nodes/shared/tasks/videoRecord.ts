@@ -114,7 +114,6 @@ export function videoTaskQuerying(
 		buildQueryRequest: (reference) => ({
 			method: 'GET',
 			path: videoQueryPath(reference.taskId),
-			envelope: 'none',
 		}),
 		parseTaskRecord: (body, context) => parseVideoRecord(body, family, table, context, options),
 		pollPolicy: VIDEO_TASK_POLL_POLICY,

@@ -1,15 +1,20 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
-import { concurrencyOption } from '../shared/items';
-import { ASSET_TYPES, MAX_ASSETS_PER_REQUEST } from '../shared/schemas/assetReview';
+import { itemsInFlightOption, optionsCollection } from '../../shared/properties';
+import { ASSET_TYPES, MAX_ASSETS_PER_REQUEST } from '../../shared/schemas/assetReview';
+import { reviewAggregated } from '../aggregate';
+import { reviewPerItem } from '../perItem';
+import type { UrlSource } from '../urls';
 
-/** The node's UI: where the URLs come from, the review fields, and how results come out. */
-
-export type UrlSource = 'list' | 'expression' | 'aggregate';
+/**
+ * Review assets: where the URLs come from, the review fields, how results come out, and the
+ * run (one request per item, or the URLs of all items gathered).
+ */
 
 const perItemSources: UrlSource[] = ['list', 'expression'];
 
-export const assetReviewProperties: INodeProperties[] = [
+export const description: INodeProperties[] = [
 	{
 		displayName: 'Asset URLs From',
 		name: 'urlSource',
@@ -97,65 +102,64 @@ export const assetReviewProperties: INodeProperties[] = [
 		description:
 			'Whether to output one item per reviewed asset (with "passed" and "hasError" for an IF node) instead of one item per request',
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			{
-				displayName: 'Callback URL',
-				name: 'callbackUrl',
-				type: 'string',
-				default: '',
-				placeholder: 'https://n8n.example.com/webhook/asset-review',
-				description:
-					'Publicly reachable address the final review result is posted to when the review finishes later (code 202), for example the webhook URL of a Model Gateway Task Callback Trigger node',
-			},
-			{
-				displayName: 'Group ID',
-				name: 'groupId',
-				type: 'string',
-				default: '',
-				description: 'Asset group ID; for real-person uploads, the real-person group ID',
-			},
-			{
-				displayName: 'Group Source',
-				name: 'groupSource',
-				type: 'options',
-				options: [
-					{ name: 'None', value: '' },
-					{ name: 'Real Person', value: 'real_person' },
-				],
-				default: '',
-				description: 'Only allowed together with a Group ID',
-			},
-			{
-				...concurrencyOption,
-				displayOptions: { show: { '/urlSource': perItemSources } },
-			},
+	optionsCollection([
+		{
+			displayName: 'Callback URL',
+			name: 'callbackUrl',
+			type: 'string',
+			default: '',
+			placeholder: 'https://n8n.example.com/webhook/asset-review',
+			description:
+				'Publicly reachable address the final review result is posted to when the review finishes later (code 202), for example the production URL of a Webhook node',
+		},
+		{
+			displayName: 'Group ID',
+			name: 'groupId',
+			type: 'string',
+			default: '',
+			description: 'Asset group ID; for real-person uploads, the real-person group ID',
+		},
+		{
+			displayName: 'Group Source',
+			name: 'groupSource',
+			type: 'options',
+			options: [
+				{ name: 'None', value: '' },
+				{ name: 'Real Person', value: 'real_person' },
+			],
+			default: '',
+			description: 'Only allowed together with a Group ID',
+		},
+		// Aggregate Items makes its own requests from all items: these only apply per item.
+		...updateDisplayOptions({ show: { '/urlSource': perItemSources } }, [
+			itemsInFlightOption,
 			{
 				displayName: 'Legacy Asset URL List',
 				name: 'legacyAssetUrls',
 				type: 'string',
 				typeOptions: { rows: 2 },
-				displayOptions: { show: { '/urlSource': perItemSources } },
 				default: '',
 				description:
 					'URLs for the legacy asset_url_list field (a list, or one URL per line). When given, they win over the asset URLs, as on the gateway: only asset_url_list is sent and the output says so.',
 			},
-			{
-				displayName: 'Send URLs As',
-				name: 'sendAs',
-				type: 'options',
-				options: [
-					{ name: 'Images (Current Field)', value: 'images' },
-					{ name: 'Asset URL List (Legacy Field)', value: 'asset_url_list' },
-				],
-				default: 'images',
-				description: 'Which request field carries the URLs. Only one of them is ever sent.',
-			},
-		],
-	},
+		]),
+		{
+			displayName: 'Send URLs As',
+			name: 'sendAs',
+			type: 'options',
+			options: [
+				{ name: 'Images (Current Field)', value: 'images' },
+				{ name: 'Asset URL List (Legacy Field)', value: 'asset_url_list' },
+			],
+			default: 'images',
+			description: 'Which request field carries the URLs. Only one of them is ever sent.',
+		},
+	]),
 ];
+
+export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	const source = this.getNodeParameter('urlSource', 0, 'list') as UrlSource;
+	const output =
+		source === 'aggregate' ? await reviewAggregated(this) : await reviewPerItem(this, source);
+	return [output];
+}

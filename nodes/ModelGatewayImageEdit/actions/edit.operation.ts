@@ -1,0 +1,236 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
+
+import { processItems } from '../../shared/items';
+import {
+	inputBinaryFieldsProperty,
+	itemsInFlightOption,
+	modelProperty,
+	optionsCollection,
+	outputBinaryFieldProperty,
+	traceIdOption,
+} from '../../shared/properties';
+import { IMAGE_EDIT_SIZES } from '../../shared/schemas/imageEdit';
+import { gatewayRequest } from '../../shared/transport';
+import { trimmedText } from '../../shared/values';
+import { buildImageEditRequest } from '../request';
+import type { ImageEditResponse, OutputContent, OutputLayout } from '../results';
+import { imageEditOutput } from '../results';
+
+/**
+ * Edit images with an instruction: the parameters and the run. Descriptions name the request
+ * field an option sets (e.g. "bbox_list") so users can match the gateway's documentation.
+ */
+
+/** Image edits (4K, several images, thinking mode) take far longer than a chat answer. */
+const DEFAULT_TIMEOUT_SECONDS = 300;
+
+export const description: INodeProperties[] = [
+	modelProperty(
+		'e.g. qwen-image-edit',
+		'An image-editing model name enabled for your account in the gateway console',
+	),
+	{
+		displayName: 'Prompt',
+		name: 'prompt',
+		type: 'string',
+		typeOptions: { rows: 3 },
+		default: '',
+		required: true,
+		placeholder: 'e.g. Replace the sky with a sunset',
+		description: 'The edit instruction',
+	},
+	{
+		displayName: 'Images',
+		name: 'images',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true, sortable: true },
+		default: { values: [{ source: 'binary', binaryPropertyName: 'data' }] },
+		placeholder: 'Add Image',
+		description: 'The input images, sent to the gateway in this order. At least one is required.',
+		options: [
+			{
+				displayName: 'Image',
+				name: 'values',
+				values: [
+					{
+						displayName: 'Source',
+						name: 'source',
+						type: 'options',
+						options: [
+							{
+								name: 'Binary File(s)',
+								value: 'binary',
+								description: 'Binary fields of the input item, sent as base64',
+							},
+							{ name: 'URL', value: 'url', description: 'A public http(s) address of the image' },
+							{
+								name: 'Base64',
+								value: 'base64',
+								description: 'Base64 image data, raw or as a data:image/...;base64, URI',
+							},
+						],
+						default: 'binary',
+						noDataExpression: true,
+					},
+					inputBinaryFieldsProperty('The binary fields of the input item that hold the images', {
+						displayOptions: { show: { source: ['binary'] } },
+					}),
+					{
+						displayName: 'Image URL',
+						name: 'url',
+						type: 'string',
+						default: '',
+						placeholder: 'https://example.com/photo.png',
+						displayOptions: { show: { source: ['url'] } },
+					},
+					{
+						displayName: 'Base64 Data',
+						name: 'base64',
+						type: 'string',
+						typeOptions: { rows: 2 },
+						default: '',
+						placeholder: 'data:image/png;base64,iVBORw0KGgo...',
+						displayOptions: { show: { source: ['base64'] } },
+					},
+				],
+			},
+		],
+	},
+	optionsCollection([
+		{
+			displayName: 'Binary Input Encoding',
+			name: 'binaryEncoding',
+			type: 'options',
+			options: [
+				{
+					name: 'Data URI',
+					value: 'dataUri',
+					description:
+						'A URI like data:image/png;base64,iVBOR..., which tells the gateway the file type',
+				},
+				{ name: 'Raw Base64', value: 'base64', description: 'Only the base64 characters' },
+			],
+			default: 'dataUri',
+			description: 'How binary input images are encoded in the request',
+		},
+		{
+			displayName: 'Bounding Boxes',
+			name: 'bboxList',
+			type: 'json',
+			default: '[]',
+			description:
+				'Regions for local interactive editing (bbox_list), as a JSON list. Its item format depends on the model; an empty list is not sent.',
+		},
+		itemsInFlightOption,
+		{
+			displayName: 'Number of Images',
+			name: 'n',
+			type: 'number',
+			typeOptions: { minValue: 1, numberPrecision: 0 },
+			default: 1,
+			description: 'How many edited images to generate (n, at least 1)',
+		},
+		{
+			displayName: 'Output Content',
+			name: 'outputContent',
+			type: 'options',
+			options: [
+				{
+					name: 'Binary and URLs',
+					value: 'both',
+					description: 'Attach each image as binary data and keep its URL in the JSON',
+				},
+				{ name: 'Binary Only', value: 'binary', description: 'Attach each image as binary data' },
+				{
+					name: 'URLs Only',
+					value: 'url',
+					description:
+						'Output the result URLs without downloading them (they expire after a few hours)',
+				},
+			],
+			default: 'both',
+		},
+		{
+			displayName: 'Output Layout',
+			name: 'outputLayout',
+			type: 'options',
+			options: [
+				{ name: 'One Item per Image', value: 'itemPerImage' },
+				{
+					name: 'One Item with All Images',
+					value: 'oneItem',
+					description: 'Binary fields data, data_1, data_2 and so on, on a single item',
+				},
+			],
+			default: 'itemPerImage',
+			description: 'How several result images are laid out in the output',
+		},
+		outputBinaryFieldProperty(
+			'The binary field for the result image. With several images on one item, the others get _1, _2, ... appended.',
+		),
+		{
+			displayName: 'Size',
+			name: 'size',
+			type: 'options',
+			options: IMAGE_EDIT_SIZES.map((size) => ({ name: size, value: size })),
+			default: '1K',
+			description: 'Output resolution class (size)',
+		},
+		{
+			displayName: 'Thinking Mode',
+			name: 'thinkingMode',
+			type: 'boolean',
+			default: false,
+			description: 'Whether the model reasons about the instruction before editing (thinking_mode)',
+		},
+		{
+			displayName: 'Timeout (Seconds)',
+			name: 'timeout',
+			type: 'number',
+			typeOptions: { minValue: 1, numberPrecision: 0 },
+			default: DEFAULT_TIMEOUT_SECONDS,
+			description:
+				'How long to wait for the gateway to finish the edit. Large sizes, several images and thinking mode take longer. A timed-out edit is not sent again, as it may still be billed.',
+		},
+		traceIdOption,
+		{
+			displayName: 'Watermark',
+			name: 'watermark',
+			type: 'boolean',
+			default: false,
+			description: 'Whether the provider adds a watermark to the result (watermark)',
+		},
+	]),
+];
+
+export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	const concurrency = this.getNodeParameter('options.concurrency', 0, 1) as number;
+	const output = await processItems(
+		this,
+		async (itemIndex) => {
+			const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+			const request = await buildImageEditRequest(this, itemIndex, options);
+			const response = await gatewayRequest<ImageEditResponse>(this, {
+				method: 'POST',
+				path: '/v1/images/edits',
+				kind: 'create',
+				body: request,
+				traceId: options.traceId as string | undefined,
+				itemIndex,
+				timeoutMs: Number(options.timeout ?? DEFAULT_TIMEOUT_SECONDS) * 1000,
+			});
+			return await imageEditOutput(this, itemIndex, response.body, response.traceId, {
+				content: (options.outputContent as OutputContent | undefined) ?? 'both',
+				layout: (options.outputLayout as OutputLayout | undefined) ?? 'itemPerImage',
+				binaryPropertyName: trimmedText(options.binaryPropertyName) ?? 'data',
+			});
+		},
+		{ concurrency },
+	);
+	return [output];
+}

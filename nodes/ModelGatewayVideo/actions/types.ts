@@ -1,0 +1,10 @@
+import type { FamilyId } from '../../shared/tasks';
+
+/** What every operation gets for one item, read once by the router. */
+export interface VideoItemSettings {
+	/** The family selected in the node (Get Status prefers the one the input item names). */
+	family: FamilyId;
+	traceId?: string;
+	/** Where inline video bytes go: `data`, then `data_1`, `data_2`, ... */
+	binaryPropertyName: string;
+}

@@ -1,0 +1,85 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { concurrencyOption } from '../shared/items';
+import { FAMILY_IDS, TASK_FAMILIES } from '../shared/tasks';
+import { traceIdOption } from '../shared/transport';
+import * as create from './actions/create.operation';
+import * as getStatus from './actions/getStatus.operation';
+import { FAMILY_EDITORS } from './families';
+import { ADDITIONAL_BODY_FIELDS, NODE_OPTIONS } from './families/parameters';
+
+/** The Video node's parameters: family and operation, each operation's own, shared options. */
+
+/** "Create · Family A": the subtitle names the operation and the family as the selectors show them. */
+const familyNames = JSON.stringify(
+	Object.fromEntries(FAMILY_IDS.map((family) => [family, TASK_FAMILIES[family].displayName])),
+);
+export const videoSubtitle = `={{ ($parameter["operation"] === "getStatus" ? "Get Status" : "Create") + " · " + (${familyNames}[$parameter["family"]] || $parameter["family"]) }}`;
+
+export const videoProperties: INodeProperties[] = [
+	{
+		displayName: 'Family',
+		name: 'family',
+		type: 'options',
+		noDataExpression: true,
+		options: FAMILY_IDS.map((family) => ({
+			name: TASK_FAMILIES[family].displayName,
+			value: family,
+			description: FAMILY_EDITORS[family].description,
+		})),
+		default: 'generic',
+		description: 'The provider family (API shape) of the video model',
+	},
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{
+				name: 'Create',
+				value: 'create',
+				action: 'Create a video task',
+				description: 'Start a video generation task',
+			},
+			{
+				name: 'Get Status',
+				value: 'getStatus',
+				action: 'Get the status of a video task',
+				description: 'Query a task once, without waiting',
+			},
+		],
+		default: 'create',
+	},
+	...create.description,
+	...getStatus.description,
+	{
+		displayName: 'Options',
+		name: NODE_OPTIONS,
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'Additional Body Fields (JSON)',
+				name: ADDITIONAL_BODY_FIELDS,
+				type: 'json',
+				default: '{}',
+				displayOptions: { show: { '/operation': ['create'] } },
+				description:
+					'Extra fields merged into the create request body, for fields a newer gateway adds. They are validated with the rest.',
+			},
+			concurrencyOption,
+			{
+				displayName: 'Put Output File in Field',
+				name: 'binaryPropertyName',
+				type: 'string',
+				default: 'data',
+				hint: 'The name of the output binary field to put the file in',
+				description:
+					'Used when the gateway returns the video itself rather than a URL; further videos go to data_1, data_2 and so on',
+			},
+			traceIdOption,
+		],
+	},
+];
