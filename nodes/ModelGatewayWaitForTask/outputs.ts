@@ -1,6 +1,7 @@
 import type { IBinaryKeyData, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { base64ToBinary, downloadToBinary, extensionFor } from '../shared/binary';
+import { downloadToBinary } from '../shared/binary';
+import { taskItem, videoBinaryProperty } from '../shared/taskItem';
 import { PENDING_TASKS, type WaitEntry } from './entries';
 
 /** Waits shorter than this are not stored by n8n's Wait node, so a loop would not survive a restart. */
@@ -9,10 +10,6 @@ export const DURABLE_WAIT_SECONDS = 65;
 export interface OutputSettings {
 	downloadResult: boolean;
 	binaryPropertyName: string;
-}
-
-function binaryField(base: string, index: number): string {
-	return index === 0 ? base : `${base}_${index}`;
 }
 
 function iso(epochMs: number | undefined): string | null {
@@ -30,32 +27,24 @@ export async function taskOutputItem(
 	now: number,
 	settings: OutputSettings,
 ): Promise<INodeExecutionData> {
-	const item: INodeExecutionData = {
-		json: {
-			...(entry.task as unknown as INodeExecutionData['json']),
-			waitedSeconds: waitedSeconds(entry, now),
-			polls: entry.polls,
-		},
-		pairedItem: { item: entry.inputIndex },
-	};
-	const binary: IBinaryKeyData = {};
+	// The normalized task and any inline video bytes, exactly as Get Status outputs them.
+	const item = await taskItem(
+		context,
+		{ task: entry.task, inlineVideos: entry.latest?.inlineVideos ?? [] },
+		entry.inputIndex,
+		settings.binaryPropertyName,
+	);
+	item.json.waitedSeconds = waitedSeconds(entry, now);
+	item.json.polls = entry.polls;
+	const binary: IBinaryKeyData = { ...item.binary };
 	const base = settings.binaryPropertyName;
 	const taskId = entry.task.taskId || 'video';
-	// Bytes the gateway returned inline travel as binary data, as Get Status outputs them.
-	for (const [index, video] of (entry.latest?.inlineVideos ?? []).entries()) {
-		binary[binaryField(base, index)] = await base64ToBinary(
-			context,
-			video.base64,
-			`${taskId}${index === 0 ? '' : `_${index}`}.${extensionFor(video.mimeType, 'mp4')}`,
-			video.mimeType,
-		);
-	}
 	if (settings.downloadResult && entry.task.status === 'succeeded') {
-		const urls = entry.task.videoUrls.length > 0 ? entry.task.videoUrls : [];
+		const urls = entry.task.videoUrls;
 		const offset = Object.keys(binary).length;
 		for (const [index, url] of urls.entries()) {
 			try {
-				binary[binaryField(base, offset + index)] = await downloadToBinary(context, url, {
+				binary[videoBinaryProperty(base, offset + index)] = await downloadToBinary(context, url, {
 					fileNameBase: `${taskId}${offset + index === 0 ? '' : `_${offset + index}`}`,
 					what: `the video of task ${entry.task.taskId}`,
 					itemIndex: entry.inputIndex,

@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { FAMILY_IDS, taskFamily } from '../../shared/tasks';
 import { gatewayRequest } from '../../shared/transport';
 import { FAMILY_EDITORS } from '../families';
-import { taskItem } from './output';
+import { taskItem } from '../../shared/taskItem';
 import type { VideoItemSettings } from './types';
 
 /** Create: one task per item, built by the selected family's editor half, parsed by its wire half. */

@@ -13,9 +13,9 @@ import {
 	type FamilyId,
 	type TaskReference,
 } from '../../shared/tasks';
-import { gatewayRequest } from '../../shared/transport';
+import { queryTask } from '../../shared/tasks/query';
 import { FAMILY_EDITORS } from '../families';
-import { taskItem } from './output';
+import { taskItem } from '../../shared/taskItem';
 import type { VideoItemSettings } from './types';
 
 /** Get Status: one query per item, no waiting. */
@@ -118,29 +118,14 @@ export async function execute(
 			},
 		);
 	}
-	const family = taskFamily(reference.family);
-	let query;
 	try {
-		query = family.buildQueryRequest(reference);
+		// A reference the family cannot query (e.g. a missing model) fails before sending.
+		taskFamily(reference.family).buildQueryRequest(reference);
 	} catch (error) {
 		throw new NodeOperationError(this.getNode(), `Item ${itemIndex}: ${(error as Error).message}`, {
 			itemIndex,
 		});
 	}
-	const response = await gatewayRequest<unknown>(this, {
-		method: query.method,
-		path: query.path,
-		kind: 'read',
-		businessFailure: family.businessFailure,
-		traceId: settings.traceId,
-		itemIndex,
-	});
-	const parsed = family.parseTaskRecord(response.body, {
-		model: reference.model ?? null,
-		endpoint: reference.endpoint ?? null,
-		traceId: response.traceId ?? null,
-		createdAt: reference.createdAt ?? null,
-	});
-	if (parsed.task.taskId === '') parsed.task.taskId = reference.taskId;
+	const parsed = await queryTask(this, reference, { traceId: settings.traceId, itemIndex });
 	return await taskItem(this, parsed, itemIndex, settings.binaryPropertyName);
 }

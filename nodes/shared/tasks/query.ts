@@ -20,7 +20,7 @@ export async function queryTask(
 		method: query.method,
 		path: query.path,
 		kind: 'read',
-		envelope: query.envelope,
+		businessFailure: family.businessFailure,
 		traceId: options.traceId,
 		itemIndex: options.itemIndex,
 	});
