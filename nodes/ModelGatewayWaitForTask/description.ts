@@ -1,8 +1,12 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { concurrencyOption } from '../shared/items';
 import { FAMILY_IDS, TASK_FAMILIES } from '../shared/tasks';
-import { traceIdOption } from '../shared/transport';
+import {
+	itemsInFlightOption,
+	optionsCollection,
+	outputBinaryFieldProperty,
+	traceIdOption,
+} from '../shared/properties';
 import { DEFAULT_INTERVAL_SECONDS, MIN_INTERVAL_SECONDS } from '../shared/polling/timing';
 
 export const WAIT_HERE = 'waitHere';
@@ -110,37 +114,24 @@ export const waitForTaskProperties: INodeProperties[] = [
 		description:
 			'After this long since the task was created (or since its first allowed check, for families that may not be checked at once), the task goes to Timed Out with its last known status',
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			{
-				displayName: 'Download Result',
-				name: 'downloadResult',
-				type: 'boolean',
-				default: false,
-				description:
-					'Whether to download the finished video into binary data. Download links are public, so no credential is sent to them.',
-			},
-			{
-				...concurrencyOption,
-				displayName: 'Checks in Flight',
-				default: 4,
-				description: 'How many tasks are checked at the same time (1 to 32)',
-			},
-			{
-				displayName: 'Put Output File in Field',
-				name: 'binaryPropertyName',
-				type: 'string',
-				default: 'data',
-				hint: 'The name of the output binary field to put the video in',
-				description:
-					'Binary field for the finished video (downloaded, or returned as bytes by the long-running family); further videos go to data_1, data_2 and so on',
-			},
-			traceIdOption,
-		],
-	},
+	optionsCollection([
+		{
+			displayName: 'Download Result',
+			name: 'downloadResult',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to download the finished video into binary data. Download links are public, so no credential is sent to them.',
+		},
+		{
+			...itemsInFlightOption,
+			displayName: 'Checks in Flight',
+			default: 4,
+			description: 'How many tasks are checked at the same time (1 to 32)',
+		},
+		outputBinaryFieldProperty(
+			'Binary field for the finished video (downloaded, or returned as bytes by families that answer with the video itself); further videos go to data_1, data_2 and so on',
+		),
+		traceIdOption,
+	]),
 ];
