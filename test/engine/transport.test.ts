@@ -111,8 +111,14 @@ describe('transport: creates are never sent twice', () => {
 		const result = await runNode(probe(create), { credentials: gateway.credentials() });
 		expect(sim.requestsTo('POST', '/v1/videos')).toHaveLength(1);
 		const error = result.error('Node Under Test');
-		expect(error?.message).toMatch(/could not be reached/);
-		expect(error?.description).toMatch(/not sent again/);
+		expect(error?.message).toBe(
+			'The connection to the gateway broke off during POST /v1/videos (ECONNRESET)',
+		);
+		expect(error?.description).toBe(
+			'It was not sent again, because the gateway may already have received it and repeating it could bill twice; check the gateway before retrying.',
+		);
+		// One message: not n8n's generic "You can retry the request immediately" next to ours.
+		expect(JSON.stringify(result.run.data)).not.toMatch(/retry the request immediately/i);
 	});
 
 	it('does not repeat a POST that timed out', async () => {

@@ -2,9 +2,15 @@ import {
 	businessFailure,
 	gatewayErrorMessage,
 	joinUrl,
-	redactSecret,
 	retryAfterMs,
 } from '../../nodes/shared/transport';
+import {
+	createRedactor,
+	htmlText,
+	httpStatusTitle,
+	isHtml,
+	shortenSignedUrls,
+} from '../../nodes/shared/gatewayError';
 
 describe('transport helpers', () => {
 	it('reads Retry-After as seconds, HTTP date, or retry-after-ms', () => {
@@ -53,9 +59,39 @@ describe('transport helpers', () => {
 		expect(businessFailure({ code: 5 }, 'none')).toBeUndefined();
 	});
 
-	it('removes secrets and bearer tokens', () => {
-		expect(redactSecret('key sk-12345 leaked', 'sk-12345')).toBe('key *** leaked');
-		expect(redactSecret('Authorization: Bearer abc.def', 'zzzz')).toBe('Authorization: Bearer ***');
+	it('removes secrets and bearer tokens from text', () => {
+		const redactor = createRedactor(['sk-12345']);
+		expect(redactor.text('key sk-12345 leaked')).toBe('key *** leaked');
+		expect(redactor.text('Authorization: Bearer abc.def')).toBe('Authorization: Bearer ***');
+	});
+
+	it('redacts values, not serialized text: the structure survives', () => {
+		const key = 'sk-"quoted\\key';
+		const redactor = createRedactor([key]);
+		const body = {
+			error: { message: `bad key ${key}`, nested: [{ header: `Bearer ${key}` }], n: 3 },
+			[key]: null,
+		};
+		expect(redactor.value(body)).toEqual({
+			error: { message: 'bad key ***', nested: [{ header: 'Bearer ***' }], n: 3 },
+			'***': null,
+		});
+		expect(body.error.message).toBe(`bad key ${key}`);
+	});
+
+	it('reads HTML error pages and signed URLs as people would', () => {
+		const page =
+			'<!DOCTYPE html>\n<html><head><title>502</title><style>p{}</style></head><body><h1>Bad Gateway</h1><p>nginx &amp; co</p></body></html>';
+		expect(isHtml(page)).toBe(true);
+		expect(isHtml('{"error":"x"}')).toBe(false);
+		expect(htmlText(page)).toBe('502 Bad Gateway nginx & co');
+		expect(httpStatusTitle(502)).toBe('The gateway answered HTTP 502 Bad Gateway');
+		expect(httpStatusTitle(599)).toBe('The gateway answered HTTP 599');
+		expect(
+			shortenSignedUrls(
+				'cannot fetch https://cdn.example.com/a/b.png?X-Amz-Signature=abc&X-Amz-Expires=900 (expired)',
+			),
+		).toBe('cannot fetch https://cdn.example.com/a/b.png?… (expired)');
 	});
 
 	it('joins URLs whatever the slashes', () => {
