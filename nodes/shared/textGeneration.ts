@@ -8,7 +8,7 @@ import type {
 import { processItems } from './items';
 import type { StreamAggregator } from './sse';
 import { readStreamedAnswer } from './sse';
-import { gatewayRequest } from './transport';
+import { gatewayRequest, timeoutOption } from './transport';
 
 /**
  * What the two text nodes (Chat and Responses) share: option properties for tools,
@@ -167,6 +167,8 @@ export const streamOptions: INodeProperties[] = [
 		default: '{}',
 		description: 'Extra streaming parameters (stream_options), only sent when streaming',
 	},
+	// Not about streaming, but every text node lists these options, in this (alphabetical) place.
+	timeoutOption(),
 ];
 
 const isBlankJson = (value: unknown): boolean =>

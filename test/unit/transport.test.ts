@@ -1,5 +1,8 @@
+import type { IExecuteFunctions, INode } from 'n8n-workflow';
+
 import {
 	businessFailure,
+	gatewayRequest,
 	gatewayErrorMessage,
 	joinUrl,
 	retryAfterMs,
@@ -97,5 +100,46 @@ describe('transport helpers', () => {
 	it('joins URLs whatever the slashes', () => {
 		expect(joinUrl('http://h:1/', '/v1/x')).toBe('http://h:1/v1/x');
 		expect(joinUrl('http://h:1//', 'v1/x')).toBe('http://h:1/v1/x');
+	});
+
+	it('stops waiting out a 429 promptly when the execution is cancelled', async () => {
+		const controller = new AbortController();
+		let calls = 0;
+		const node: INode = {
+			id: 'n',
+			name: 'Probe',
+			type: 't',
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: {},
+		};
+		const context = {
+			getCredentials: async () => ({ baseUrl: 'http://gateway.invalid', apiKey: 'sk-test-1' }),
+			getExecutionCancelSignal: () => controller.signal,
+			getNodeParameter: (_name: string, _item: number, fallback: unknown) => fallback,
+			getNode: () => node,
+			helpers: {
+				httpRequestWithAuthentication: async () => {
+					calls++;
+					return {
+						statusCode: 429,
+						headers: { 'retry-after': '30' },
+						body: { error: { message: 'slow down' } },
+					};
+				},
+			},
+		};
+		setTimeout(() => controller.abort(), 150);
+		const started = Date.now();
+		await expect(
+			gatewayRequest(context as unknown as IExecuteFunctions, {
+				method: 'POST',
+				path: '/v1/videos',
+				kind: 'create',
+				itemIndex: 0,
+			}),
+		).rejects.toMatchObject({ message: 'The execution was cancelled' });
+		expect(Date.now() - started).toBeLessThan(1_000);
+		expect(calls).toBe(1);
 	});
 });
