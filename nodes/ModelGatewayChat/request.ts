@@ -62,7 +62,7 @@ export function buildChatRequest(
 	if (typeof options.user === 'string' && options.user.trim() !== '')
 		body.user = options.user.trim();
 	Object.assign(body, toolFields(options), streamFields(options));
-	const format = structuredFormat(options);
+	const format = structuredFormat(options, { node: context.getNode(), itemIndex });
 	if (format?.type === 'json_object') body.response_format = { type: 'json_object' };
 	if (format?.type === 'json_schema') {
 		body.response_format = {

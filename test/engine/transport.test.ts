@@ -262,13 +262,14 @@ describe('transport: rate limits are waited out, for every request kind', () => 
 			const limited = limiter.arrivals.filter((arrival) => arrival.limited);
 			expect(limited.length).toBe(Math.floor(limiter.arrivals.length / 5));
 			expect(limiter.arrivals).toHaveLength(50 + limited.length);
-			// While one 429 is waited out, no other item of the node sends (requests already on
-			// the wire may still arrive in the first moments).
+			// While one 429 is waited out, no other item of the node starts a request: only the
+			// (at most 4) requests already on the wire may still arrive. Without the shared
+			// pause, 5 workers would send dozens in that time.
 			for (const { at } of limited) {
 				const during = limiter.arrivals.filter(
-					(arrival) => arrival.at > at + 50 && arrival.at < at + RETRY_AFTER_MS - 20,
+					(arrival) => arrival.at > at && arrival.at < at + RETRY_AFTER_MS - 20,
 				);
-				expect(during).toEqual([]);
+				expect(during.length).toBeLessThanOrEqual(4);
 			}
 		} finally {
 			await limiter.close();
