@@ -1,15 +1,7 @@
-import type { INode } from 'n8n-workflow';
-
 import { parseJsonText, tryParseJsonText } from '../../nodes/shared/jsonText';
+import { testNode } from './testNode';
 
-const node: INode = {
-	id: 'n',
-	name: 'Chat',
-	type: 't',
-	typeVersion: 1,
-	position: [0, 0],
-	parameters: {},
-};
+const node = testNode();
 
 describe('JSON text', () => {
 	it.each([

@@ -10,6 +10,7 @@ import {
 } from '../../nodes/shared/sse';
 import { createRedactor } from '../../nodes/shared/gatewayError';
 import type { Simulator } from '../simulator';
+import { testNode } from './testNode';
 import { startSimulator } from '../simulator';
 
 const NO_SECRETS = createRedactor([]);
@@ -302,14 +303,7 @@ describe('reading a stream for a node', () => {
 	function fakeContext(streaming: boolean | undefined) {
 		const chunks: Array<[string, number, string | undefined]> = [];
 		const context = {
-			getNode: () => ({
-				id: 'n',
-				name: 'Chat',
-				type: 't',
-				typeVersion: 1,
-				position: [0, 0],
-				parameters: {},
-			}),
+			getNode: () => testNode(),
 			...(streaming === undefined
 				? {}
 				: {

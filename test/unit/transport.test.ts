@@ -1,4 +1,4 @@
-import type { IExecuteFunctions, INode } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
 
 import {
 	businessFailure,
@@ -14,6 +14,7 @@ import {
 	isHtml,
 	shortenSignedUrls,
 } from '../../nodes/shared/gatewayError';
+import { testNode } from './testNode';
 
 describe('transport helpers', () => {
 	it('reads Retry-After as seconds, HTTP date, or retry-after-ms', () => {
@@ -105,14 +106,7 @@ describe('transport helpers', () => {
 	it('stops waiting out a 429 promptly when the execution is cancelled', async () => {
 		const controller = new AbortController();
 		let calls = 0;
-		const node: INode = {
-			id: 'n',
-			name: 'Probe',
-			type: 't',
-			typeVersion: 1,
-			position: [0, 0],
-			parameters: {},
-		};
+		const node = testNode('Probe');
 		const context = {
 			getCredentials: async () => ({ baseUrl: 'http://gateway.invalid', apiKey: 'sk-test-1' }),
 			getExecutionCancelSignal: () => controller.signal,
