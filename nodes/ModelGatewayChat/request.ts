@@ -56,7 +56,7 @@ export function buildChatRequest(
 	const user = trimmedText(options.user);
 	if (user) body.user = user;
 	Object.assign(body, toolFields(options), streamFields(options));
-	const format = structuredFormat(options);
+	const format = structuredFormat(options, { node: context.getNode(), itemIndex });
 	if (format?.type === 'json_object') body.response_format = { type: 'json_object' };
 	if (format?.type === 'json_schema') {
 		body.response_format = {

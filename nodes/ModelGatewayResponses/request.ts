@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
+import { parseJsonText } from '../shared/jsonText';
 import type { ResponsesRequest } from '../shared/schemas/responses';
 import { responsesRequestSchema } from '../shared/schemas/responses';
 import { validateRequest } from '../shared/schemas/validate';
@@ -10,7 +11,12 @@ import { isBlank, isBlankJson } from '../shared/values';
 
 function readInput(context: IExecuteFunctions, itemIndex: number): unknown {
 	const mode = context.getNodeParameter('inputMode', itemIndex, 'text') as string;
-	if (mode === 'json') return context.getNodeParameter('inputJson', itemIndex);
+	if (mode === 'json')
+		return parseJsonText(context.getNodeParameter('inputJson', itemIndex), {
+			node: context.getNode(),
+			field: 'Input (JSON)',
+			itemIndex,
+		});
 	if (mode === 'messages') {
 		const values = context.getNodeParameter('messages.values', itemIndex, []) as IDataObject[];
 		return values.map((value) => ({ role: value.role, content: value.content ?? '' }));
@@ -35,7 +41,7 @@ export function buildResponsesRequest(
 			...(options.reasoningSummary !== undefined ? { summary: options.reasoningSummary } : {}),
 		};
 	}
-	const format = structuredFormat(options);
+	const format = structuredFormat(options, { node: context.getNode(), itemIndex });
 	if (format) body.text = { format };
 	if (options.maxOutputTokens !== undefined) body.max_output_tokens = options.maxOutputTokens;
 	if (options.maxToolCalls !== undefined) body.max_tool_calls = options.maxToolCalls;

@@ -1,5 +1,7 @@
-import type { IDataObject, IExecuteFunctions, INode, JsonObject } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INode, NodeApiError } from 'n8n-workflow';
+
+import type { Redactor } from './gatewayError';
+import { gatewayApiError } from './gatewayError';
 
 /**
  * Server-sent events: an incremental parser that is correct for every split of the byte
@@ -423,29 +425,32 @@ export async function aggregateEventStream<TResult>(
 	}
 }
 
-/** The node error for a stream failure: the gateway's own words, or what went wrong. */
+/**
+ * The node error for a stream failure: the gateway's own words, or what went wrong. Built
+ * through gatewayApiError, so a gateway that echoes the key in its stream error leaks nothing.
+ */
 export function streamFailureError(
 	node: INode,
 	failure: StreamFailure,
 	itemIndex: number,
+	redactor: Redactor,
 	traceId?: string,
 ): NodeApiError {
-	const response: JsonObject = {
-		message: failure.message,
-		code: failure.kind === 'upstream' ? 'STREAM_ERROR' : 'STREAM_INCOMPLETE',
-		...(failure.payload ? { body: failure.payload as JsonObject } : {}),
-	};
-	const error = new NodeApiError(node, response, {
-		message: failure.message,
-		description:
-			(failure.kind === 'upstream'
-				? 'The gateway reported this error in the middle of the streamed answer; the partial answer was discarded.'
-				: 'The streamed answer did not finish, so no partial result is returned.') +
-			(traceId ? ` X-Trace-ID ${traceId}.` : ''),
-		itemIndex,
-	});
-	error.message = failure.message;
-	return error;
+	return gatewayApiError(
+		node,
+		{
+			message: failure.message,
+			code: failure.kind === 'upstream' ? 'STREAM_ERROR' : 'STREAM_INCOMPLETE',
+			body: failure.payload,
+			description:
+				(failure.kind === 'upstream'
+					? 'The gateway reported this error in the middle of the streamed answer; the partial answer was discarded.'
+					: 'The streamed answer did not finish, so no partial result is returned.') +
+				(traceId ? ` X-Trace-ID ${traceId}.` : ''),
+			itemIndex,
+		},
+		redactor,
+	);
 }
 
 /**
@@ -468,7 +473,12 @@ interface StreamingCapableContext {
  */
 export async function readStreamedAnswer(
 	context: IExecuteFunctions,
-	response: { body: unknown; headers: Record<string, string>; traceId?: string },
+	response: {
+		body: unknown;
+		headers: Record<string, string>;
+		traceId?: string;
+		redactor: Redactor;
+	},
 	aggregator: StreamAggregator<IDataObject>,
 	itemIndex: number,
 ): Promise<IDataObject> {
@@ -479,6 +489,7 @@ export async function readStreamedAnswer(
 			context.getNode(),
 			new StreamFailure('The gateway sent no stream', 'malformed'),
 			itemIndex,
+			response.redactor,
 			response.traceId,
 		);
 	}
@@ -501,6 +512,7 @@ export async function readStreamedAnswer(
 				'malformed',
 			),
 			itemIndex,
+			response.redactor,
 			response.traceId,
 		);
 	}
@@ -518,8 +530,14 @@ export async function readStreamedAnswer(
 	);
 	if ('failure' in outcome) {
 		// The chat client has already shown part of the answer: tell it the answer broke off.
-		await send('error', outcome.failure.message);
-		throw streamFailureError(context.getNode(), outcome.failure, itemIndex, response.traceId);
+		await send('error', response.redactor.text(outcome.failure.message));
+		throw streamFailureError(
+			context.getNode(),
+			outcome.failure,
+			itemIndex,
+			response.redactor,
+			response.traceId,
+		);
 	}
 	await send('end');
 	return outcome.result;

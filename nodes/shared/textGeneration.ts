@@ -1,14 +1,16 @@
 import type {
 	IDataObject,
 	IExecuteFunctions,
+	INode,
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
 
 import { processItems } from './items';
+import { parseJsonText } from './jsonText';
 import type { StreamAggregator } from './sse';
 import { readStreamedAnswer } from './sse';
-import { gatewayRequest } from './transport';
+import { gatewayRequest, timeoutOption } from './transport';
 
 /**
  * What the two text nodes (Chat and Responses) share: option properties for tools,
@@ -167,6 +169,8 @@ export const streamOptions: INodeProperties[] = [
 		default: '{}',
 		description: 'Extra streaming parameters (stream_options), only sent when streaming',
 	},
+	// Not about streaming, but every text node lists these options, in this (alphabetical) place.
+	timeoutOption(),
 ];
 
 const isBlankJson = (value: unknown): boolean =>
@@ -193,8 +197,11 @@ export interface StructuredFormat {
 	strict?: boolean;
 }
 
-/** The requested JSON output, if any; the JSON schema text is parsed by the operation schema. */
-export function structuredFormat(options: IDataObject): StructuredFormat | undefined {
+/** The requested JSON output, if any; JSON schema text that does not parse is refused. */
+export function structuredFormat(
+	options: IDataObject,
+	where: { node: INode; itemIndex: number },
+): StructuredFormat | undefined {
 	if (options.outputFormat === 'json_object') return { type: 'json_object' };
 	if (options.outputFormat !== 'json_schema') return undefined;
 	return {
@@ -203,7 +210,7 @@ export function structuredFormat(options: IDataObject): StructuredFormat | undef
 			typeof options.schemaName === 'string' && options.schemaName.trim() !== ''
 				? options.schemaName.trim()
 				: 'result',
-		schema: parseIfJson(options.jsonSchema),
+		schema: parseJsonText(options.jsonSchema, { ...where, field: 'JSON Schema' }),
 		strict: options.strictSchema !== false,
 	};
 }
@@ -215,15 +222,6 @@ export function streamFields(options: IDataObject): IDataObject {
 		stream: true,
 		...(isBlankJson(options.streamOptions) ? {} : { stream_options: options.streamOptions }),
 	};
-}
-
-function parseIfJson(value: unknown): unknown {
-	if (typeof value !== 'string') return value;
-	try {
-		return JSON.parse(value) as unknown;
-	} catch {
-		return value;
-	}
 }
 
 /** A JSON object or array parsed from model text, or undefined when the text is not JSON. */

@@ -9,15 +9,23 @@ import type {
 	IPollFunctions,
 	ITriggerFunctions,
 	IWebhookFunctions,
-	JsonObject,
 } from 'n8n-workflow';
-import { NodeApiError, sleep } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
+
+import type { GatewayErrorDetails, Redactor } from './gatewayError';
+import { createRedactor, gatewayApiError, htmlText, httpStatusTitle, isHtml } from './gatewayError';
 
 /**
  * The one way every node talks to the gateway: URL building, authentication through the
  * node's credential, X-Trace-ID, timeout, the execution's cancel signal, safe retries and
  * the mapping of gateway failures (HTTP errors and business errors inside HTTP 200) onto
- * NodeApiError.
+ * NodeApiError (through gatewayError.ts, which redacts the credential's secret).
+ *
+ * Rate limits: a 429 means the gateway did not process the request, so every request kind,
+ * creates included, waits as `retry-after-ms` / `Retry-After` says (or backs off when it
+ * says nothing) and is sent again; at most `maxRateLimitWaits` times per request, each wait
+ * at most `maxDelayMs`, and never past the execution's cancel signal. While one request of a
+ * node's execution waits out a 429, the node's other requests in flight wait too.
  */
 
 export const GATEWAY_CREDENTIAL = 'modelGatewayApi';
@@ -71,6 +79,8 @@ export interface GatewayResponse<TBody> {
 	headers: Record<string, string>;
 	/** The X-Trace-ID that was sent, if any. */
 	traceId?: string;
+	/** Redacts this request's credential secret from gateway text read later (streams). */
+	redactor: Redactor;
 }
 
 export interface RetryPolicy {
@@ -80,6 +90,8 @@ export interface RetryPolicy {
 	baseDelayMs: number;
 	/** A Retry-After longer than this is not waited for: the error is reported instead. */
 	maxDelayMs: number;
+	/** How many 429 answers one request waits out (any request kind) before reporting one. */
+	maxRateLimitWaits: number;
 }
 
 /** The option through which a user sets the X-Trace-ID this transport sends. */
@@ -92,16 +104,41 @@ export const traceIdOption: INodeProperties = {
 		'Sent as X-Trace-ID to help support find this request. Leave empty for a new unique ID per request.',
 };
 
-export const DEFAULT_TIMEOUT_MS = 120_000;
+export const DEFAULT_TIMEOUT_SECONDS = 120;
+export const DEFAULT_TIMEOUT_MS = DEFAULT_TIMEOUT_SECONDS * 1000;
 
+/**
+ * The "Timeout (Seconds)" option, for a node's options collection. The transport reads
+ * `options.timeout` of the item itself whenever a request does not set its own timeout.
+ */
+export const timeoutOption = (defaultSeconds = DEFAULT_TIMEOUT_SECONDS): INodeProperties => ({
+	displayName: 'Timeout (Seconds)',
+	name: 'timeout',
+	type: 'number',
+	typeOptions: { minValue: 1, numberPrecision: 0 },
+	default: defaultSeconds,
+	description:
+		'How long to wait for the gateway to answer. A request that creates something and times out is not sent again, as the gateway may still process (and bill) it.',
+});
+
+/**
+ * The documented maximum for rate limits: each wait at most 60 s, at most 10 waits per
+ * request, so one request waits out 429s for at most 10 minutes.
+ */
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {
 	maxRetries: 3,
 	baseDelayMs: 1_000,
 	maxDelayMs: 60_000,
+	maxRateLimitWaits: 10,
 };
 
-/** Statuses after which a read may be repeated. */
-const RETRYABLE_STATUSES = new Set([408, 409, 425, 429, 500, 502, 503, 504]);
+/** How often a wait looks at the execution's cancel signal. */
+const CANCEL_CHECK_MS = 100;
+
+/** Statuses after which a read may be repeated (429 is handled for every kind, below). */
+const RETRYABLE_STATUSES = new Set([408, 409, 425, 500, 502, 503, 504]);
+
+const RATE_LIMITED = 429;
 
 /** Connection failures after which the gateway may or may not have seen the request. */
 const TRANSIENT_NETWORK_CODES = new Set([
@@ -148,13 +185,6 @@ async function readCredential(
 
 export function joinUrl(base: string, path: string): string {
 	return `${base.trim().replace(/\/+$/, '')}${path.startsWith('/') ? path : `/${path}`}`;
-}
-
-/** Removes a secret, and anything that looks like a bearer token, from text meant for people. */
-export function redactSecret(text: string, secret: string): string {
-	let redacted = text.replace(/Bearer\s+[^\s"',]+/gi, 'Bearer ***');
-	if (secret.length >= 4) redacted = redacted.split(secret).join('***');
-	return redacted;
 }
 
 function lowerCaseHeaders(headers: unknown): Record<string, string> {
@@ -257,6 +287,53 @@ function isCancelled(error: NetworkFailure, signal?: AbortSignal): boolean {
 	return signal?.aborted === true || error.code === 'ERR_CANCELED';
 }
 
+/** Per node execution: while one request waits out a 429, the others wait with it. */
+class RateLimitGate {
+	private resumeAt = 0;
+
+	pause(ms: number): void {
+		this.resumeAt = Math.max(this.resumeAt, Date.now() + ms);
+	}
+
+	remainingMs(): number {
+		return Math.max(0, this.resumeAt - Date.now());
+	}
+}
+
+// Keyed by the node's execution context: every item of one node run shares one gate.
+const rateLimitGates = new WeakMap<object, RateLimitGate>();
+
+function rateLimitGateOf(context: GatewayContext): RateLimitGate {
+	let gate = rateLimitGates.get(context);
+	if (!gate) {
+		gate = new RateLimitGate();
+		rateLimitGates.set(context, gate);
+	}
+	return gate;
+}
+
+/**
+ * Waits `ms` (or until the gate opens) in short slices, so a cancelled execution stops
+ * waiting promptly. Returns false when the execution was cancelled.
+ */
+async function waitUnlessCancelled(until: () => number, signal?: AbortSignal): Promise<boolean> {
+	for (let remaining = until(); remaining > 0; remaining = until()) {
+		if (signal?.aborted) return false;
+		await sleep(Math.min(remaining, CANCEL_CHECK_MS));
+	}
+	return signal?.aborted !== true;
+}
+
+/** The timeout of a request: its own, else the item's "Timeout (Seconds)" option, else 120 s. */
+function timeoutOf(context: GatewayContext, request: GatewayRequest): number {
+	if (request.timeoutMs !== undefined) return request.timeoutMs;
+	if ('getExecutionCancelSignal' in context && request.itemIndex !== undefined) {
+		const seconds = Number(context.getNodeParameter('options.timeout', request.itemIndex, 0));
+		if (Number.isFinite(seconds) && seconds > 0) return seconds * 1000;
+	}
+	return DEFAULT_TIMEOUT_MS;
+}
+
 /**
  * Sends one request to the gateway and returns its parsed answer, or throws NodeApiError
  * with the gateway's own message.
@@ -268,10 +345,12 @@ export async function gatewayRequest<TBody = IDataObject>(
 ): Promise<GatewayResponse<TBody>> {
 	const host = request.host ?? 'base';
 	const credential = await readCredential(context, host);
+	const redactor = createRedactor([credential.secret]);
 	const traceId =
 		host === 'base' ? (request.traceId?.trim() ? request.traceId.trim() : randomUUID()) : undefined;
 	const signal =
 		'getExecutionCancelSignal' in context ? context.getExecutionCancelSignal() : undefined;
+	const timeoutMs = timeoutOf(context, request);
 	const options: IHttpRequestOptions = {
 		method: request.method,
 		url: joinUrl(credential.url, request.path),
@@ -281,15 +360,22 @@ export async function gatewayRequest<TBody = IDataObject>(
 		},
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
-		timeout: request.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+		timeout: timeoutMs,
 		...(request.stream ? { encoding: 'stream' as const } : { json: true }),
 		...(request.body !== undefined ? { body: request.body as IDataObject } : {}),
 		...(signal ? { abortSignal: signal } : {}),
 	};
 	const credentialType = host === 'identity' ? ASSET_REVIEW_CREDENTIAL : GATEWAY_CREDENTIAL;
 	const describe = `${request.method} ${request.path}`;
+	const traceNote = traceId ? ` (X-Trace-ID ${traceId})` : '';
+	const fail = (details: Omit<GatewayErrorDetails, 'itemIndex'>) =>
+		gatewayApiError(context.getNode(), { ...details, itemIndex: request.itemIndex }, redactor);
+	const cancelled = () => fail({ message: 'The execution was cancelled', code: 'CANCELLED' });
+	const gate = rateLimitGateOf(context);
+	let rateLimitWaits = 0;
 
-	for (let attempt = 0; ; attempt++) {
+	for (let attempt = 0; ; ) {
+		if (!(await waitUnlessCancelled(() => gate.remainingMs(), signal))) throw cancelled();
 		let raw: { body: unknown; statusCode: number; headers: unknown };
 		try {
 			raw = (await context.helpers.httpRequestWithAuthentication.call(
@@ -299,81 +385,123 @@ export async function gatewayRequest<TBody = IDataObject>(
 			)) as typeof raw;
 		} catch (error) {
 			const failure = asNetworkFailure(error);
-			if (isCancelled(failure, signal))
-				throw apiError(context, request, 'The execution was cancelled', credential.secret, {
-					code: 'CANCELLED',
-				});
+			if (isCancelled(failure, signal)) throw cancelled();
 			const retryable =
 				request.kind === 'read'
 					? TRANSIENT_NETWORK_CODES.has(failure.code)
 					: NEVER_SENT_NETWORK_CODES.has(failure.code);
 			if (retryable && attempt < retryPolicy.maxRetries) {
-				await sleep(backoffMs(retryPolicy, attempt));
+				const delay = backoffMs(retryPolicy, attempt++);
+				if (!(await waitUnlessCancelled(deadline(delay), signal))) throw cancelled();
 				continue;
 			}
-			const timedOut = failure.code === 'ECONNABORTED' || /timeout/i.test(failure.message);
-			const reason = timedOut
-				? `The gateway did not answer ${describe} within ${Math.round((request.timeoutMs ?? DEFAULT_TIMEOUT_MS) / 1000)} s`
-				: `The gateway could not be reached for ${describe} (${failure.code})`;
-			const notRepeated =
-				request.kind === 'create' && !NEVER_SENT_NETWORK_CODES.has(failure.code)
-					? ' It was not sent again, because the gateway may already have received it and repeating it could bill twice; check the gateway before retrying.'
-					: '';
-			throw apiError(context, request, reason, credential.secret, {
-				code: failure.code,
-				description: `${redactSecret(failure.message, credential.secret)}.${notRepeated}`,
-			});
+			throw fail(networkFailureDetails(failure, request, describe, timeoutMs, attempt));
 		}
 
 		const headers = lowerCaseHeaders(raw.headers);
 		if (raw.statusCode >= 400) {
 			const body = request.stream ? await readStreamText(raw.body) : raw.body;
-			const waitMs = retryAfterMs(headers) ?? backoffMs(retryPolicy, attempt);
+			const waitMs = retryAfterMs(headers);
+			if (
+				raw.statusCode === RATE_LIMITED &&
+				rateLimitWaits < retryPolicy.maxRateLimitWaits &&
+				(waitMs ?? 0) <= retryPolicy.maxDelayMs
+			) {
+				// The gateway did not process it: safe to repeat, even a create.
+				gate.pause(waitMs ?? backoffMs(retryPolicy, rateLimitWaits));
+				rateLimitWaits++;
+				continue;
+			}
+			const readWaitMs = waitMs ?? backoffMs(retryPolicy, attempt);
 			if (
 				request.kind === 'read' &&
 				RETRYABLE_STATUSES.has(raw.statusCode) &&
 				attempt < retryPolicy.maxRetries &&
-				waitMs <= retryPolicy.maxDelayMs
+				readWaitMs <= retryPolicy.maxDelayMs
 			) {
-				await sleep(waitMs);
+				attempt++;
+				if (!(await waitUnlessCancelled(deadline(readWaitMs), signal))) throw cancelled();
 				continue;
 			}
-			const message = gatewayErrorMessage(body) ?? `The gateway answered HTTP ${raw.statusCode}`;
-			throw apiError(context, request, message, credential.secret, {
-				httpCode: String(raw.statusCode),
-				body,
-				description: `HTTP ${raw.statusCode} from ${describe}${traceId ? ` (X-Trace-ID ${traceId})` : ''}`,
-			});
+			throw fail(httpFailureDetails(raw.statusCode, body, `${describe}${traceNote}`));
 		}
 
 		if (!request.stream && typeof raw.body === 'string' && raw.body.trim() !== '') {
-			throw apiError(
-				context,
-				request,
-				'The gateway answered with a body that is not valid JSON',
-				credential.secret,
-				{
-					description: `${describe} returned: ${raw.body.slice(0, 200)}`,
-					httpCode: String(raw.statusCode),
-				},
-			);
+			throw fail({
+				message: 'The gateway answered with a body that is not valid JSON',
+				description: `${describe} returned: ${isHtml(raw.body) ? htmlText(raw.body, 200) : raw.body.slice(0, 200)}`,
+				httpCode: String(raw.statusCode),
+			});
 		}
 
 		const failure = request.stream ? undefined : request.businessFailure?.(raw.body);
 		if (failure) {
-			throw apiError(context, request, failure.message, credential.secret, {
+			throw fail({
+				message: failure.message,
 				code: failure.code,
 				body: raw.body,
-				description: `${describe} answered HTTP ${raw.statusCode} with error code ${failure.code}${traceId ? ` (X-Trace-ID ${traceId})` : ''}`,
+				description: `${describe} answered HTTP ${raw.statusCode} with error code ${failure.code}${traceNote}`,
 			});
 		}
 
-		return { body: raw.body as TBody, statusCode: raw.statusCode, headers, traceId };
+		return { body: raw.body as TBody, statusCode: raw.statusCode, headers, traceId, redactor };
 	}
+}
+
+function deadline(ms: number): () => number {
+	const end = Date.now() + ms;
+	return () => end - Date.now();
 }
 
 function backoffMs(policy: RetryPolicy, attempt: number): number {
 	return Math.min(policy.baseDelayMs * 2 ** attempt, policy.maxDelayMs);
+}
+
+/** An HTTP error: the gateway's words, or the status when it sent an HTML page or nothing. */
+function httpFailureDetails(
+	statusCode: number,
+	body: unknown,
+	requestNote: string,
+): Omit<GatewayErrorDetails, 'itemIndex'> {
+	const page = typeof body === 'string' && isHtml(body) ? htmlText(body) : undefined;
+	return {
+		message:
+			(page === undefined ? gatewayErrorMessage(body) : undefined) ?? httpStatusTitle(statusCode),
+		httpCode: String(statusCode),
+		body,
+		description:
+			`HTTP ${statusCode} from ${requestNote}` +
+			(page === undefined ? '' : `. The answer was an HTML page: "${page}"`),
+	};
+}
+
+/** A request that got no answer: one message that says whether it was repeated and why. */
+function networkFailureDetails(
+	failure: NetworkFailure,
+	request: GatewayRequest,
+	describe: string,
+	timeoutMs: number,
+	attempts: number,
+): Omit<GatewayErrorDetails, 'itemIndex'> {
+	const timedOut = failure.code === 'ECONNABORTED' || /timeout/i.test(failure.message);
+	const dropped =
+		failure.code === 'ECONNRESET' || failure.code === 'UND_ERR_SOCKET' || failure.code === 'EPIPE';
+	const message = timedOut
+		? `The gateway did not answer ${describe} within ${Math.round(timeoutMs / 1000)} s`
+		: dropped
+			? `The connection to the gateway broke off during ${describe} (${failure.code})`
+			: `The gateway could not be reached for ${describe} (${failure.code})`;
+	const mayHaveArrived = !NEVER_SENT_NETWORK_CODES.has(failure.code);
+	let description: string;
+	if (request.kind === 'create' && mayHaveArrived) {
+		description =
+			'It was not sent again, because the gateway may already have received it and repeating it could bill twice; check the gateway before retrying.';
+	} else if (attempts > 0) {
+		description = `Tried ${attempts + 1} times. Check the credential's URL and that the gateway is running.`;
+	} else {
+		description = "Check the credential's URL and that the gateway is running.";
+	}
+	return { message, code: failure.code, description };
 }
 
 async function readStreamText(body: unknown): Promise<unknown> {
@@ -388,31 +516,4 @@ async function readStreamText(body: unknown): Promise<unknown> {
 	} catch {
 		return text;
 	}
-}
-
-function apiError(
-	context: GatewayContext,
-	request: GatewayRequest,
-	message: string,
-	secret: string,
-	details: { httpCode?: string; code?: string; body?: unknown; description?: string },
-): NodeApiError {
-	const safeMessage = redactSecret(message, secret);
-	const response: JsonObject = {
-		message: safeMessage,
-		...(details.code ? { code: details.code } : {}),
-		...(details.body && typeof details.body === 'object'
-			? { body: JSON.parse(redactSecret(JSON.stringify(details.body), secret)) as JsonObject }
-			: {}),
-	};
-	const error = new NodeApiError(context.getNode(), response, {
-		message: safeMessage,
-		description: details.description ? redactSecret(details.description, secret) : undefined,
-		httpCode: details.httpCode,
-		itemIndex: request.itemIndex,
-	});
-	// NodeApiError replaces messages of well-known HTTP codes with generic text; the
-	// gateway's own words are what the user needs.
-	error.message = safeMessage;
-	return error;
 }

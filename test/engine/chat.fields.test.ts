@@ -225,7 +225,9 @@ describe('Model Gateway Chat: every field of the spec', () => {
 		const result = await runNode(chatNode({ options: { tools: '{"type": "function"' } }), {
 			credentials: gateway.credentials(),
 		});
-		expect(result.error(NODE)?.message).toBe('Item 0: "tools": must be a JSON array of objects');
+		expect(result.error(NODE)?.message).toBe(
+			"Item 0: \"tools\": is not valid JSON: Expected ',' or '}' after property value at position 19 (line 1, column 20)",
+		);
 		expect(gateway.simulator.requests).toHaveLength(0);
 	});
 

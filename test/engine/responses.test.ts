@@ -262,7 +262,7 @@ describe('Model Gateway Responses: every field of the spec', () => {
 			{ credentials: gateway.credentials() },
 		);
 		expect(result.error(NODE)?.message).toBe(
-			'Item 0: "text.format.schema": is required (a JSON schema object) when type is "json_schema"',
+			'Item 0: "JSON Schema" is not valid JSON: Unexpected token \'o\' at position 1 (line 1, column 2)',
 		);
 		expect(gateway.simulator.requests).toHaveLength(0);
 	});

@@ -1,5 +1,6 @@
 import { closedPortUrl } from '../simulator';
 import { runNode } from './harness';
+import { startRateLimitingGateway } from './rateLimitingGateway';
 import { useSimulator } from './simulatorFixture';
 
 const gateway = useSimulator();
@@ -111,8 +112,14 @@ describe('transport: creates are never sent twice', () => {
 		const result = await runNode(probe(create), { credentials: gateway.credentials() });
 		expect(sim.requestsTo('POST', '/v1/videos')).toHaveLength(1);
 		const error = result.error('Node Under Test');
-		expect(error?.message).toMatch(/could not be reached/);
-		expect(error?.description).toMatch(/not sent again/);
+		expect(error?.message).toBe(
+			'The connection to the gateway broke off during POST /v1/videos (ECONNRESET)',
+		);
+		expect(error?.description).toBe(
+			'It was not sent again, because the gateway may already have received it and repeating it could bill twice; check the gateway before retrying.',
+		);
+		// One message: not n8n's generic "You can retry the request immediately" next to ours.
+		expect(JSON.stringify(result.run.data)).not.toMatch(/retry the request immediately/i);
 	});
 
 	it('does not repeat a POST that timed out', async () => {
@@ -135,6 +142,138 @@ describe('transport: creates are never sent twice', () => {
 		const error = result.error('Node Under Test');
 		expect(error?.message).toMatch(/could not be reached.*ECONNREFUSED/);
 		expect(error?.description ?? '').not.toMatch(/not sent again/);
+	});
+});
+
+describe('transport: rate limits are waited out, for every request kind', () => {
+	it('repeats a POST (a create) after 429, as retry-after-ms says', async () => {
+		const sim = gateway.simulator;
+		sim.injectFault({
+			method: 'POST',
+			path: '/v1/videos',
+			kind: 'status',
+			status: 429,
+			headers: { 'retry-after-ms': '200' },
+			body: { error: { message: 'rate limit reached' } },
+		});
+		const result = await runNode(
+			probe({
+				method: 'POST',
+				path: '/v1/videos',
+				kind: 'create',
+				body: { model: 'g', prompt: 'x' },
+			}),
+			{ credentials: gateway.credentials() },
+		);
+		expect(result.error('Node Under Test')).toBeUndefined();
+		const attempts = sim.requestsTo('POST', '/v1/videos');
+		expect(attempts).toHaveLength(2);
+		expect(attempts[1].at - attempts[0].at).toBeGreaterThanOrEqual(190);
+		expect(result.items[0].json.body).toMatchObject({ status: 'queued' });
+	});
+
+	it('backs off when a 429 says nothing, and reports the gateway words once the budget is spent', async () => {
+		const sim = gateway.simulator;
+		sim.injectFault({
+			method: 'POST',
+			path: '/v1/videos',
+			kind: 'status',
+			status: 429,
+			times: 3,
+			body: { error: { message: 'rate limit reached' } },
+		});
+		const result = await runNode(
+			probe(
+				{ method: 'POST', path: '/v1/videos', kind: 'create', body: { model: 'g', prompt: 'x' } },
+				{ ...FAST_RETRIES, maxRateLimitWaits: 2 },
+			),
+			{ credentials: gateway.credentials() },
+		);
+		const attempts = sim.requestsTo('POST', '/v1/videos');
+		expect(attempts).toHaveLength(3);
+		// 20 ms, then 40 ms: the policy's backoff.
+		expect(attempts[2].at - attempts[1].at).toBeGreaterThanOrEqual(35);
+		expect(result.error('Node Under Test')).toMatchObject({
+			message: 'rate limit reached',
+			httpCode: '429',
+		});
+	});
+
+	it('repeats a streamed chat after 429', async () => {
+		const sim = gateway.simulator;
+		sim.injectFault({
+			method: 'POST',
+			path: '/v1/chat/completions',
+			kind: 'status',
+			status: 429,
+			headers: { 'Retry-After': '0' },
+			body: { error: { message: 'rate limit reached' } },
+		});
+		const result = await runNode(
+			{
+				type: 'modelGatewayChat',
+				parameters: {
+					model: 'chat-model-1',
+					messages: { values: [{ role: 'user', content: 'hi' }] },
+					options: { stream: true },
+				},
+			},
+			{ credentials: gateway.credentials() },
+		);
+		expect(result.error('Node Under Test')).toBeUndefined();
+		expect(result.items[0].json.content).toBe('Echo: hi');
+		expect(sim.requestsTo('POST', '/v1/chat/completions')).toHaveLength(2);
+	});
+
+	it('a batch of 50 creates, 5 in flight, against a gateway that refuses every 5th request: 50 tasks, 50 accepted creates, the node pauses as a whole', async () => {
+		const sim = gateway.simulator;
+		const RETRY_AFTER_MS = 300;
+		const limiter = await startRateLimitingGateway(sim.baseUrl, {
+			every: 5,
+			retryAfterMs: RETRY_AFTER_MS,
+		});
+		try {
+			const credentials = gateway.credentials();
+			credentials.modelGatewayApi.baseUrl = limiter.baseUrl;
+			const result = await runNode(
+				{
+					type: 'modelGatewayVideo',
+					parameters: {
+						family: 'generic',
+						operation: 'create',
+						model: 'g',
+						genericPrompt: 'a cat',
+						options: { concurrency: 5 },
+					},
+				},
+				{
+					credentials,
+					input: Array.from({ length: 50 }, (_, index) => ({ json: { index } })),
+				},
+			);
+			expect(result.error('Node Under Test')).toBeUndefined();
+			expect(result.items).toHaveLength(50);
+			const taskIds = new Set(result.items.map((item) => item.json.taskId));
+			expect(taskIds.size).toBe(50);
+			expect(result.items.map((item) => item.pairedItem)).toEqual(
+				Array.from({ length: 50 }, (_, item) => ({ item })),
+			);
+			expect(sim.requestsTo('POST', '/v1/videos')).toHaveLength(50);
+			const limited = limiter.arrivals.filter((arrival) => arrival.limited);
+			expect(limited.length).toBe(Math.floor(limiter.arrivals.length / 5));
+			expect(limiter.arrivals).toHaveLength(50 + limited.length);
+			// While one 429 is waited out, no other item of the node starts a request: only the
+			// (at most 4) requests already on the wire may still arrive. Without the shared
+			// pause, 5 workers would send dozens in that time.
+			for (const { at } of limited) {
+				const during = limiter.arrivals.filter(
+					(arrival) => arrival.at > at && arrival.at < at + RETRY_AFTER_MS - 20,
+				);
+				expect(during.length).toBeLessThanOrEqual(4);
+			}
+		} finally {
+			await limiter.close();
+		}
 	});
 });
 

@@ -2,6 +2,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { INode } from 'n8n-workflow';
 
 import { chatCompletionRequestSchema } from '../../nodes/shared/schemas/chatCompletion';
+import { responsesRequestSchema } from '../../nodes/shared/schemas/responses';
 import { fieldPath, validateRequest } from '../../nodes/shared/schemas/validate';
 
 const node: INode = {
@@ -85,5 +86,68 @@ describe('chat completion schema', () => {
 	it('formats nested field paths', () => {
 		expect(fieldPath(['messages', 0, 'role'])).toBe('messages[0].role');
 		expect(fieldPath([])).toBe('');
+	});
+});
+
+describe('the spec message rules, checked before sending', () => {
+	const chatProblem = (messages: object[]) => problem({ model: 'm', messages });
+
+	it.each([
+		['missing', { role: 'user' }],
+		['null', { role: 'user', content: null }],
+		['empty', { role: 'system', content: '' }],
+		['an empty list of parts', { role: 'user', content: [] }],
+		['empty on an assistant without tool calls', { role: 'assistant', content: '' }],
+	])('refuses a chat message whose content is %s', (_what, message) => {
+		expect(chatProblem([message])).toBe(
+			'Item 0: "messages[0].content": is required (only an assistant message with tool_calls may leave it empty)',
+		);
+	});
+
+	it('lets an assistant message that calls tools leave its content empty', () => {
+		const toolCalls = [{ id: 'c1', type: 'function', function: { name: 'f', arguments: '{}' } }];
+		for (const content of [null, '', undefined]) {
+			const body = {
+				model: 'm',
+				messages: [
+					{ role: 'user', content: 'hi' },
+					{ role: 'assistant', content, tool_calls: toolCalls },
+					{ role: 'tool', tool_call_id: 'c1', content: 'sunny' },
+				],
+			};
+			expect(() => validateRequest(chatCompletionRequestSchema, body, node, 0)).not.toThrow();
+		}
+	});
+
+	const responsesProblem = (input: unknown): string | undefined => {
+		try {
+			validateRequest(responsesRequestSchema, { model: 'm', input }, node, 0);
+			return undefined;
+		} catch (error) {
+			return (error as Error).message;
+		}
+	};
+
+	it('accepts Responses input items with a role or a type', () => {
+		expect(
+			responsesProblem([
+				{ role: 'user', content: 'hi' },
+				{ type: 'function_call', call_id: 'c1', name: 'f', arguments: '{}' },
+				{ type: 'function_call_output', call_id: 'c1', output: 'sunny' },
+			]),
+		).toBeUndefined();
+		expect(responsesProblem('[not JSON, just text]')).toBeUndefined();
+	});
+
+	it('refuses a Responses input item with neither role nor type', () => {
+		expect(responsesProblem([{ role: 'user', content: 'hi' }, { content: 'orphan' }])).toBe(
+			'Item 0: "input[1]": needs a "role" (a message) or a "type" (such as "function_call_output"); this item has neither',
+		);
+	});
+
+	it('refuses a function_call_output without its call_id', () => {
+		expect(responsesProblem([{ type: 'function_call_output', output: 'sunny' }])).toBe(
+			'Item 0: "input[0].call_id": is required on a "function_call_output" item',
+		);
 	});
 });

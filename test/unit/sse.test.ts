@@ -8,8 +8,12 @@ import {
 	ResponsesStreamAggregator,
 	SseParser,
 } from '../../nodes/shared/sse';
+import { createRedactor } from '../../nodes/shared/gatewayError';
 import type { Simulator } from '../simulator';
+import { testNode } from './testNode';
 import { startSimulator } from '../simulator';
+
+const NO_SECRETS = createRedactor([]);
 
 /** Parses `chunks` in order and returns every event. */
 function parseChunks(chunks: Array<Uint8Array | string>): SseEvent[] {
@@ -299,14 +303,7 @@ describe('reading a stream for a node', () => {
 	function fakeContext(streaming: boolean | undefined) {
 		const chunks: Array<[string, number, string | undefined]> = [];
 		const context = {
-			getNode: () => ({
-				id: 'n',
-				name: 'Chat',
-				type: 't',
-				typeVersion: 1,
-				position: [0, 0],
-				parameters: {},
-			}),
+			getNode: () => testNode(),
 			...(streaming === undefined
 				? {}
 				: {
@@ -323,7 +320,11 @@ describe('reading a stream for a node', () => {
 		const { context, chunks } = fakeContext(true);
 		const result = await readStreamedAnswer(
 			context,
-			{ body: chunksOf(chatStream, 5), headers: { 'content-type': 'text/event-stream' } },
+			{
+				body: chunksOf(chatStream, 5),
+				headers: { 'content-type': 'text/event-stream' },
+				redactor: NO_SECRETS,
+			},
 			new ChatStreamAggregator(),
 			3,
 		);
@@ -345,7 +346,7 @@ describe('reading a stream for a node', () => {
 		await expect(
 			readStreamedAnswer(
 				context,
-				{ body: chunksOf(truncated, 7), headers: {}, traceId: 't-1' },
+				{ body: chunksOf(truncated, 7), headers: {}, traceId: 't-1', redactor: NO_SECRETS },
 				new ChatStreamAggregator(),
 				0,
 			),
@@ -358,13 +359,36 @@ describe('reading a stream for a node', () => {
 		expect(chunks[4][2]).toMatch(/ended before its final "\[DONE\]"/);
 	});
 
+	it('redacts the key from an in-stream error, in the thrown error and in the relayed chunk', async () => {
+		const { context, chunks } = fakeContext(true);
+		const key = 'sk-live-secret-123';
+		const stream =
+			'data: {"choices":[{"index":0,"delta":{"content":"Hi"}}]}\n\n' +
+			`data: {"error":{"message":"key ${key} is over quota","param":{"auth":"Bearer ${key}"},"echo":["${key}"]}}\n\n`;
+		const failure = await readStreamedAnswer(
+			context,
+			{ body: chunksOf(stream, 9), headers: {}, redactor: createRedactor([key]) },
+			new ChatStreamAggregator(),
+			0,
+		).catch((error: unknown) => error as Error & { description?: string });
+		expect(failure).toMatchObject({
+			name: 'NodeApiError',
+			message: 'key *** is over quota',
+		});
+		expect((failure as unknown as { errorResponse: unknown }).errorResponse).toMatchObject({
+			body: { error: { param: { auth: 'Bearer ***' }, echo: ['***'] } },
+		});
+		expect(JSON.stringify({ failure, chunks, ...failure })).not.toContain(key);
+		expect(chunks[chunks.length - 1]).toEqual(['error', 0, 'key *** is over quota']);
+	});
+
 	it.each([false, undefined])(
 		'only aggregates when the workflow does not stream (isStreaming %p)',
 		async (streaming) => {
 			const { context, chunks } = fakeContext(streaming);
 			const result = await readStreamedAnswer(
 				context,
-				{ body: chunksOf(chatStream, 3), headers: {} },
+				{ body: chunksOf(chatStream, 3), headers: {}, redactor: NO_SECRETS },
 				new ChatStreamAggregator(),
 				0,
 			);
@@ -396,6 +420,7 @@ describe('reading a stream for a node', () => {
 			{
 				body: chunksOf('{"id":"x","choices":[]}', 4),
 				headers: { 'content-type': 'application/json' },
+				redactor: NO_SECRETS,
 			},
 			new ChatStreamAggregator(),
 			0,

@@ -1,10 +1,20 @@
+import type { IExecuteFunctions } from 'n8n-workflow';
+
 import {
 	codeMemberFailure,
+	gatewayRequest,
 	gatewayErrorMessage,
 	joinUrl,
-	redactSecret,
 	retryAfterMs,
 } from '../../nodes/shared/transport';
+import {
+	createRedactor,
+	htmlText,
+	httpStatusTitle,
+	isHtml,
+	shortenSignedUrls,
+} from '../../nodes/shared/gatewayError';
+import { testNode } from './testNode';
 
 describe('transport helpers', () => {
 	it('reads Retry-After as seconds, HTTP date, or retry-after-ms', () => {
@@ -41,13 +51,77 @@ describe('transport helpers', () => {
 		expect(check({ code: 500 })).toEqual({ code: '500', message: 'Review code 500' });
 	});
 
-	it('removes secrets and bearer tokens', () => {
-		expect(redactSecret('key sk-12345 leaked', 'sk-12345')).toBe('key *** leaked');
-		expect(redactSecret('Authorization: Bearer abc.def', 'zzzz')).toBe('Authorization: Bearer ***');
+	it('removes secrets and bearer tokens from text', () => {
+		const redactor = createRedactor(['sk-12345']);
+		expect(redactor.text('key sk-12345 leaked')).toBe('key *** leaked');
+		expect(redactor.text('Authorization: Bearer abc.def')).toBe('Authorization: Bearer ***');
+	});
+
+	it('redacts values, not serialized text: the structure survives', () => {
+		const key = 'sk-"quoted\\key';
+		const redactor = createRedactor([key]);
+		const body = {
+			error: { message: `bad key ${key}`, nested: [{ header: `Bearer ${key}` }], n: 3 },
+			[key]: null,
+		};
+		expect(redactor.value(body)).toEqual({
+			error: { message: 'bad key ***', nested: [{ header: 'Bearer ***' }], n: 3 },
+			'***': null,
+		});
+		expect(body.error.message).toBe(`bad key ${key}`);
+	});
+
+	it('reads HTML error pages and signed URLs as people would', () => {
+		const page =
+			'<!DOCTYPE html>\n<html><head><title>502</title><style>p{}</style></head><body><h1>Bad Gateway</h1><p>nginx &amp; co</p></body></html>';
+		expect(isHtml(page)).toBe(true);
+		expect(isHtml('{"error":"x"}')).toBe(false);
+		expect(htmlText(page)).toBe('502 Bad Gateway nginx & co');
+		expect(httpStatusTitle(502)).toBe('The gateway answered HTTP 502 Bad Gateway');
+		expect(httpStatusTitle(599)).toBe('The gateway answered HTTP 599');
+		expect(
+			shortenSignedUrls(
+				'cannot fetch https://cdn.example.com/a/b.png?X-Amz-Signature=abc&X-Amz-Expires=900 (expired)',
+			),
+		).toBe('cannot fetch https://cdn.example.com/a/b.png?… (expired)');
 	});
 
 	it('joins URLs whatever the slashes', () => {
 		expect(joinUrl('http://h:1/', '/v1/x')).toBe('http://h:1/v1/x');
 		expect(joinUrl('http://h:1//', 'v1/x')).toBe('http://h:1/v1/x');
+	});
+
+	it('stops waiting out a 429 promptly when the execution is cancelled', async () => {
+		const controller = new AbortController();
+		let calls = 0;
+		const node = testNode('Probe');
+		const context = {
+			getCredentials: async () => ({ baseUrl: 'http://gateway.invalid', apiKey: 'sk-test-1' }),
+			getExecutionCancelSignal: () => controller.signal,
+			getNodeParameter: (_name: string, _item: number, fallback: unknown) => fallback,
+			getNode: () => node,
+			helpers: {
+				httpRequestWithAuthentication: async () => {
+					calls++;
+					return {
+						statusCode: 429,
+						headers: { 'retry-after': '30' },
+						body: { error: { message: 'slow down' } },
+					};
+				},
+			},
+		};
+		setTimeout(() => controller.abort(), 150);
+		const started = Date.now();
+		await expect(
+			gatewayRequest(context as unknown as IExecuteFunctions, {
+				method: 'POST',
+				path: '/v1/videos',
+				kind: 'create',
+				itemIndex: 0,
+			}),
+		).rejects.toMatchObject({ message: 'The execution was cancelled' });
+		expect(Date.now() - started).toBeLessThan(1_000);
+		expect(calls).toBe(1);
 	});
 });

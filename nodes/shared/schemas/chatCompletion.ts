@@ -7,6 +7,7 @@ import {
 	jsonObjectList,
 	numberInRange,
 	requiredText,
+	textOrJsonText,
 } from './common';
 
 /** POST /v1/chat/completions, as the spec's Endpoints and Limits sections describe it. */
@@ -31,6 +32,22 @@ export const chatMessageSchema = z
 				message: 'is required when role is "tool"',
 			});
 		}
+		// The spec: every message has content; only an assistant turn that calls tools may
+		// leave it empty.
+		const callsTools = Array.isArray(message.tool_calls) && message.tool_calls.length > 0;
+		const content = message.content;
+		const empty =
+			content === undefined ||
+			content === null ||
+			content === '' ||
+			(Array.isArray(content) && content.length === 0);
+		if (empty && !(message.role === 'assistant' && callsTools)) {
+			context.addIssue({
+				code: z.ZodIssueCode.custom,
+				path: ['content'],
+				message: 'is required (only an assistant message with tool_calls may leave it empty)',
+			});
+		}
 		if (message.tool_calls !== undefined && message.role !== 'assistant') {
 			context.addIssue({
 				code: z.ZodIssueCode.custom,
@@ -45,6 +62,25 @@ export const toolChoiceSchema = fromJsonText(
 		errorMap: () => ({ message: 'must be "none", "auto", "required" or a tool object' }),
 	}),
 );
+
+const responseFormatSchema = z
+	.object({
+		type: requiredText('type'),
+		json_schema: z
+			.object({ schema: fromJsonText(jsonObject) }, { invalid_type_error: 'must be a JSON object' })
+			.passthrough()
+			.optional(),
+	})
+	.passthrough()
+	.superRefine((format, context) => {
+		if (format.type === 'json_schema' && format.json_schema === undefined) {
+			context.addIssue({
+				code: z.ZodIssueCode.custom,
+				path: ['json_schema'],
+				message: 'is required when type is "json_schema"',
+			});
+		}
+	});
 
 export const chatCompletionRequestSchema = z
 	.object({
@@ -62,7 +98,7 @@ export const chatCompletionRequestSchema = z
 		stream_options: fromJsonText(jsonObject).optional(),
 		n: integerAtLeast(1).optional(),
 		// "any" in the spec: one stop word, or a JSON list of them.
-		stop: fromJsonText(
+		stop: textOrJsonText(
 			z.union([z.string(), z.array(z.string())], {
 				errorMap: () => ({ message: 'must be text or a JSON array of texts' }),
 			}),
@@ -72,7 +108,7 @@ export const chatCompletionRequestSchema = z
 		tools: fromJsonText(jsonObjectList).optional(),
 		tool_choice: toolChoiceSchema.optional(),
 		parallel_tool_calls: z.boolean().optional(),
-		response_format: fromJsonText(jsonObject).optional(),
+		response_format: fromJsonText(responseFormatSchema).optional(),
 		user: z.string().optional(),
 	})
 	// Fields a newer gateway adds go through unchanged.

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 
+import { tryParseJsonText } from '../jsonText';
+
 /** Building blocks shared by the operation schemas. Messages name the limit they enforce. */
 
 export const requiredText = (what: string) =>
@@ -35,16 +37,34 @@ export const listAtMost = <T extends z.ZodTypeAny>(item: T, max: number) =>
 
 /**
  * Accepts a value as JSON text too (n8n JSON parameters arrive as strings): text that parses
- * is replaced by the parsed value, anything else is checked by `schema` as it is.
+ * is replaced by the parsed value; text that looks like JSON (starts with `{` or `[`) but does
+ * not parse is refused with the parser's position, never passed on as a string.
  */
 export const fromJsonText = <T extends z.ZodTypeAny>(schema: T) =>
+	z.preprocess((value, context) => {
+		if (typeof value !== 'string') return value;
+		const text = value.trim();
+		if (!text.startsWith('{') && !text.startsWith('[')) return value;
+		const parsed = tryParseJsonText(text);
+		if (parsed.ok) return parsed.value;
+		// Fatal: the field's own schema has nothing to say about text that is not JSON.
+		context.addIssue({
+			code: z.ZodIssueCode.custom,
+			message: `is not valid JSON: ${parsed.problem}`,
+			fatal: true,
+		});
+		return z.NEVER;
+	}, schema);
+
+/**
+ * For fields where plain text is a value of its own (a Responses input, a stop word): JSON
+ * text is parsed when it parses, any other text stays text.
+ */
+export const textOrJsonText = <T extends z.ZodTypeAny>(schema: T) =>
 	z.preprocess((value) => {
 		if (typeof value !== 'string') return value;
 		const text = value.trim();
 		if (!text.startsWith('{') && !text.startsWith('[')) return value;
-		try {
-			return JSON.parse(text) as unknown;
-		} catch {
-			return value;
-		}
+		const parsed = tryParseJsonText(text);
+		return parsed.ok ? parsed.value : value;
 	}, schema);

@@ -1,7 +1,14 @@
 import { z } from 'zod';
 
 import { toolChoiceSchema } from './chatCompletion';
-import { fromJsonText, integerAtLeast, jsonObject, jsonObjectList, requiredText } from './common';
+import {
+	fromJsonText,
+	integerAtLeast,
+	jsonObject,
+	jsonObjectList,
+	requiredText,
+	textOrJsonText,
+} from './common';
 
 /** POST /v1/responses, as the spec's Endpoints section describes it. */
 
@@ -11,7 +18,7 @@ export const REASONING_EFFORTS = ['minimal', 'low', 'medium', 'high'] as const;
 export const REASONING_SUMMARIES = ['auto', 'concise', 'detailed'] as const;
 
 const textFormatSchema = z
-	.object({ type: requiredText('type') })
+	.object({ type: requiredText('type'), schema: fromJsonText(jsonObject).optional() })
 	.passthrough()
 	.superRefine((format, context) => {
 		if (
@@ -26,14 +33,40 @@ const textFormatSchema = z
 		}
 	});
 
+const filledText = (value: unknown): boolean => typeof value === 'string' && value.trim() !== '';
+
+/**
+ * One item of an input list: a message (it has a `role`) or a typed item such as
+ * `function_call_output` (it has a `type`, and that one a `call_id`).
+ */
+export const inputItemSchema = jsonObject.superRefine((item, context) => {
+	if (!filledText(item.role) && !filledText(item.type)) {
+		context.addIssue({
+			code: z.ZodIssueCode.custom,
+			message:
+				'needs a "role" (a message) or a "type" (such as "function_call_output"); this item has neither',
+		});
+	}
+	if (item.type === 'function_call_output' && !filledText(item.call_id)) {
+		context.addIssue({
+			code: z.ZodIssueCode.custom,
+			path: ['call_id'],
+			message: 'is required on a "function_call_output" item',
+		});
+	}
+});
+
 export const responsesRequestSchema = z
 	.object({
 		model: requiredText('model'),
 		// A string is one user text; a list holds messages (developer/user/assistant) and
 		// other input items such as function_call_output.
-		input: fromJsonText(
-			z.union([z.string(), jsonObjectList], {
-				errorMap: () => ({ message: 'must be text or a JSON array of input items' }),
+		input: textOrJsonText(
+			z.union([z.string(), z.array(inputItemSchema)], {
+				errorMap: (issue, context) =>
+					issue.code === z.ZodIssueCode.invalid_union
+						? { message: 'must be text or a JSON array of input items' }
+						: { message: context.defaultError },
 			}),
 		).optional(),
 		instructions: z.string().optional(),
