@@ -211,7 +211,7 @@ describe.each(N8N_LINES)('n8n line %s.x with the gateway simulator', (line) => {
 			expect(binary.data).toMatchObject({ mimeType: 'image/png' });
 		});
 
-		test('video-batch.json creates 20 tasks, each once, and reads them back paired with their rows', async () => {
+		test('video-batch.json creates 20 tasks, each once, and Wait for Task gets every one back paired with its row', async () => {
 			const { execution } = await running().runManualWorkflow(
 				exampleWorkflowId('video-batch.json'),
 			);
@@ -223,14 +223,17 @@ describe.each(N8N_LINES)('n8n line %s.x with the gateway simulator', (line) => {
 				new Set(creates.map((request) => (request.body as { prompt: string }).prompt)).size,
 			).toBe(20);
 			const created = nodeOutput(execution, 'Create Video Tasks');
-			const statuses = nodeOutput(execution, 'Get Status');
+			const statuses = nodeOutput(execution, 'Wait for Videos');
 			expect(statuses).toHaveLength(20);
+			expect(nodeOutput(execution, 'Wait for Videos', 1)).toEqual([]);
+			expect(nodeOutput(execution, 'Wait for Videos', 2)).toEqual([]);
 			statuses.forEach((task, index) => {
 				expect(task).toMatchObject({
 					family: 'generic',
 					taskId: created[index].taskId,
 					status: 'succeeded',
 					done: true,
+					polls: 1,
 				});
 				expect(task.videoUrl).toEqual(expect.stringContaining('/files/'));
 			});

@@ -492,7 +492,7 @@ export class N8nInstance {
 		readonly installation: N8nInstallation,
 		readonly userFolder: string,
 		readonly port: number,
-		env: NodeJS.ProcessEnv,
+		private readonly env: NodeJS.ProcessEnv,
 	) {
 		this.baseUrl = `http://127.0.0.1:${port}`;
 		const logDir = process.env.MG_E2E_LOG_DIR ?? userFolder;
@@ -631,6 +631,13 @@ export class N8nInstance {
 	 * for it to finish and returns the saved execution with its data.
 	 */
 	async runManualWorkflow(workflowId: string): Promise<WorkflowRun> {
+		const executionId = await this.startManualWorkflow(workflowId);
+		const execution = await this.waitForExecution(executionId);
+		return { executionId, execution };
+	}
+
+	/** Starts a workflow from its manual trigger and returns the execution id at once. */
+	async startManualWorkflow(workflowId: string): Promise<string> {
 		const workflowData = await this.rest<WorkflowJson>('GET', `/workflows/${workflowId}`);
 		const trigger = workflowData.nodes.find((node) => node.type === 'n8n-nodes-base.manualTrigger');
 		if (!trigger) throw this.failure(`workflow ${workflowId} has no manual trigger`);
@@ -641,8 +648,23 @@ export class N8nInstance {
 		);
 		if (!started.executionId)
 			throw this.failure(`workflow ${workflowId} did not start: ${JSON.stringify(started)}`);
-		const execution = await this.waitForExecution(started.executionId);
-		return { executionId: started.executionId, execution };
+		return started.executionId;
+	}
+
+	/** Waits until an execution has the given status (e.g. `waiting` on a Wait node). */
+	async waitForExecutionStatus(
+		executionId: string,
+		status: string,
+		timeoutMs = EXECUTION_TIMEOUT_MS,
+	): Promise<Execution> {
+		let execution: Execution | undefined;
+		await this.waitFor(`execution ${executionId} to be ${status}`, timeoutMs, async () => {
+			execution = await this.publicApi<Execution>('GET', `/executions/${executionId}`);
+			if (hasStopped(execution) && status !== execution.status)
+				throw this.failure(`execution ${executionId} ended ${execution.status}, not ${status}`);
+			return execution.status === status;
+		});
+		return normalizeExecution(execution as Execution);
 	}
 
 	/**
@@ -686,9 +708,12 @@ export class N8nInstance {
 	}
 
 	/** One execution with its data, once it has stopped running. */
-	async waitForExecution(executionId: string): Promise<Execution> {
+	async waitForExecution(
+		executionId: string,
+		timeoutMs = EXECUTION_TIMEOUT_MS,
+	): Promise<Execution> {
 		let execution: Execution | undefined;
-		await this.waitFor(`execution ${executionId} to finish`, EXECUTION_TIMEOUT_MS, async () => {
+		await this.waitFor(`execution ${executionId} to finish`, timeoutMs, async () => {
 			execution = await this.publicApi<Execution>(
 				'GET',
 				`/executions/${executionId}?includeData=true`,
@@ -722,6 +747,30 @@ export class N8nInstance {
 	 * the user folder.
 	 */
 	async stop(): Promise<void> {
+		await this.terminate();
+		if (process.env.MG_E2E_KEEP_USER_FOLDERS !== '1')
+			rmSync(this.userFolder, { recursive: true, force: true });
+	}
+
+	/**
+	 * Stops this n8n and starts a new one on the same user folder (database, settings) and port,
+	 * as an operator restarting n8n would. Returns the new instance, logged in as before.
+	 */
+	async restart(): Promise<N8nInstance> {
+		await this.terminate();
+		const next = new N8nInstance(this.installation, this.userFolder, this.port, this.env);
+		try {
+			await next.waitUntilReady();
+			await next.login();
+		} catch (error) {
+			await next.stop();
+			throw error;
+		}
+		next.apiKey = this.apiKey;
+		return next;
+	}
+
+	private async terminate(): Promise<void> {
 		if (!this.hasExited) {
 			this.supervisor.kill('SIGTERM');
 			let timer: NodeJS.Timeout | undefined;
@@ -734,8 +783,6 @@ export class N8nInstance {
 			clearTimeout(timer);
 			if (!stopped) throw this.failure('n8n did not stop');
 		}
-		if (process.env.MG_E2E_KEEP_USER_FOLDERS !== '1')
-			rmSync(this.userFolder, { recursive: true, force: true });
 	}
 
 	private async waitFor(
