@@ -47,7 +47,8 @@ import { PACKAGE_PREFIX } from './harness';
 
 const PAYLOAD_SIZE_MAX = 16 * 1024 * 1024;
 const TRIGGER_NAME = 'Task Callback';
-const WORKFLOW_ID = 'webhook-engine-test';
+// At most 16 characters: n8n saves static data only for such ids (isWorkflowIdValid).
+const WORKFLOW_ID = 'webhookEngine001';
 
 export interface WebhookHarnessOptions {
 	parameters: IDataObject;
@@ -322,7 +323,7 @@ export async function startWebhookHarness(options: WebhookHarnessOptions): Promi
 		}
 		// LiveWebhooks saves the static data after answering, whether or not an execution starts.
 		const staticData = workflow.staticData as IDataObject;
-		if (staticData.__dataChanged === true) {
+		if (staticData.__dataChanged === true && WORKFLOW_ID.length <= 16) {
 			storedStaticData = JSON.stringify(staticData, (key, value: unknown) =>
 				key === '__dataChanged' ? undefined : value,
 			);
