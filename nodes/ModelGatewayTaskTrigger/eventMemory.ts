@@ -99,3 +99,41 @@ function forgetOldest(memory: StoredMemory, capacity: number): void {
 export function rememberedTaskCount(staticData: IDataObject): number {
 	return Object.keys(storedMemory(staticData).tasks).length;
 }
+
+/**
+ * The same memory held in this process, per workflow and trigger node. Static data is loaded
+ * and saved around each call, so two copies of an event arriving together both see the old
+ * state; this copy is judged and updated without a pause in between, so within one n8n
+ * process (not across several webhook processes) such copies are told apart exactly.
+ * Bounded like the static memory, and to `MAX_PROCESS_MEMORIES` triggers.
+ */
+const MAX_PROCESS_MEMORIES = 100;
+const processMemories = new Map<string, IDataObject>();
+
+export function processMemory(triggerKey: string): IDataObject {
+	let memory = processMemories.get(triggerKey);
+	if (!memory) {
+		memory = {};
+		processMemories.set(triggerKey, memory);
+		if (processMemories.size > MAX_PROCESS_MEMORIES) {
+			const oldest = processMemories.keys().next().value;
+			if (oldest !== undefined) processMemories.delete(oldest);
+		}
+	}
+	return memory;
+}
+
+/** Judges an event against several memories (each is recorded); the first objection wins. */
+export function judgeEventIn(
+	memories: IDataObject[],
+	event: EventKey,
+	capacity = DEFAULT_MEMORY_CAPACITY,
+	record = true,
+): Verdict {
+	let verdict: Verdict = 'new';
+	for (const memory of memories) {
+		const judged = judgeEvent(memory, event, capacity, record);
+		if (verdict === 'new') verdict = judged;
+	}
+	return verdict;
+}

@@ -7,7 +7,7 @@ import { confirmWithGateway } from './confirm';
 import type { EventsChoice } from './description';
 import { PARAMETERS } from './description';
 import type { EventKey } from './eventMemory';
-import { DEFAULT_MEMORY_CAPACITY, judgeEvent } from './eventMemory';
+import { DEFAULT_MEMORY_CAPACITY, judgeEventIn, processMemory } from './eventMemory';
 import type { CallbackEvent, FamilyChoice } from './recognize';
 import { AUTO_DETECT, recognizeEvent } from './recognize';
 import type { SecretLocation } from './secret';
@@ -73,7 +73,12 @@ export async function receiveCallback(context: IWebhookFunctions): Promise<IWebh
 	}
 
 	const events = context.getNodeParameter(PARAMETERS.events, 'final') as EventsChoice;
-	const staticData = context.getWorkflowStaticData('node');
+	// Production calls are also judged in this process's memory (exact for copies arriving
+	// together); test calls only in static data, which n8n does not keep for them.
+	const memories = [context.getWorkflowStaticData('node')];
+	if (context.getMode() !== 'manual') {
+		memories.push(processMemory(`${context.getWorkflow().id ?? ''}/${context.getNode().id}`));
+	}
 	const capacity = options.memoryCapacity ?? DEFAULT_MEMORY_CAPACITY;
 	const dropped = (of: CallbackEvent, reason: string): IWebhookResponseData => ({
 		webhookResponse: { ...summary(of), started: false, dropped: reason },
@@ -86,7 +91,7 @@ export async function receiveCallback(context: IWebhookFunctions): Promise<IWebh
 		claimed.family !== 'assetReview'
 	) {
 		// A claim that could not start anything anyway costs no gateway query.
-		const early = judgeEvent(staticData, memoryKey(claimed), capacity, false);
+		const early = judgeEventIn(memories, memoryKey(claimed), capacity, false);
 		if (early !== 'new') return dropped(claimed, early);
 		if (events === 'final' && !claimed.done) return dropped(claimed, 'notFinal');
 		const confirmation = await confirmWithGateway(
@@ -99,7 +104,7 @@ export async function receiveCallback(context: IWebhookFunctions): Promise<IWebh
 		confirmed = true;
 	}
 
-	const verdict = judgeEvent(staticData, memoryKey(event), capacity);
+	const verdict = judgeEventIn(memories, memoryKey(event), capacity);
 	if (verdict !== 'new') return dropped(event, verdict);
 	if (events === 'final' && !isDone(event.status)) return dropped(event, 'notFinal');
 

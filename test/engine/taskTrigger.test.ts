@@ -286,6 +286,18 @@ describe('events, duplicates and order', () => {
 		});
 	});
 
+	test('ten copies of a final callback arriving together start exactly one execution', async () => {
+		await start();
+		// All ten read the same stored static data before any writes it back, as in n8n: only
+		// the memory this process keeps can tell them apart.
+		const answers = await Promise.all(Array.from({ length: 10 }, () => post(S_SUCCEEDED)));
+
+		expect(answers.filter((answer) => answer.body.started === true)).toHaveLength(1);
+		expect(answers.filter((answer) => answer.body.dropped === 'duplicate')).toHaveLength(9);
+		await harness!.settled();
+		expect(harness!.executions).toHaveLength(1);
+	});
+
 	test('a stale running after succeeded is dropped, even with every status change', async () => {
 		await start({ events: 'all' });
 		await post(taskSRecord('running'));

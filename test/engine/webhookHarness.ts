@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parse as parseQuery } from 'node:querystring';
@@ -162,7 +163,8 @@ type WebhookRequest = IncomingMessage & {
 
 export async function startWebhookHarness(options: WebhookHarnessOptions): Promise<WebhookHarness> {
 	const node: INode = {
-		id: options.nodeId ?? '5b0c6c1e-7f51-4d6c-9c7a-2f0e8a3d1c11',
+		// A fresh id per harness, as every new workflow's node has its own.
+		id: options.nodeId ?? randomUUID(),
 		webhookId: options.webhookId ?? 'c3c1a7e2-0d4b-4b8e-a1f6-0e0f0e0f0e01',
 		name: TRIGGER_NAME,
 		type: triggerType,
@@ -173,7 +175,7 @@ export async function startWebhookHarness(options: WebhookHarnessOptions): Promi
 	};
 	const nodeTypes = new TriggerNodeTypes();
 	let storedStaticData = '{}';
-	const workflowFromDatabase = () =>
+	const workflowFromDatabase = (staticData = storedStaticData) =>
 		new Workflow({
 			id: WORKFLOW_ID,
 			name: 'webhook engine test',
@@ -181,7 +183,7 @@ export async function startWebhookHarness(options: WebhookHarnessOptions): Promi
 			connections: {},
 			active: true,
 			nodeTypes,
-			staticData: JSON.parse(storedStaticData) as IDataObject,
+			staticData: JSON.parse(staticData) as IDataObject,
 			settings: { executionOrder: 'v1' },
 		});
 
@@ -286,7 +288,11 @@ export async function startWebhookHarness(options: WebhookHarnessOptions): Promi
 			return sendJson(response, 422, { message: 'Failed to parse request body' });
 		}
 
-		const workflow = workflowFromDatabase();
+		// n8n reads the workflow (and its static data) from the database for every call: the
+		// read is a snapshot, and other calls run while it is on its way, as in n8n.
+		const snapshot = storedStaticData;
+		await new Promise((resolve) => setImmediate(resolve));
+		const workflow = workflowFromDatabase(snapshot);
 		const webhookData: IWebhookData = {
 			httpMethod: 'POST',
 			node: node.name,
