@@ -1,5 +1,6 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
+import { mediaStoringReader } from '../binary';
 import { gatewayRequest } from '../transport';
 import { taskFamily } from './index';
 import type { ParsedTask, TaskReference } from './task';
@@ -16,6 +17,13 @@ export async function queryTask(
 ): Promise<ParsedTask> {
 	const family = taskFamily(reference.family);
 	const query = family.buildQueryRequest(reference);
+	// Inline media go to binary storage while the answer arrives (named for real in taskItem).
+	const media = family.inlineMediaKeys
+		? mediaStoringReader(context, family.inlineMediaKeys, (index) => ({
+				fileName: `video_${index}.mp4`,
+				mimeType: 'video/mp4',
+			}))
+		: undefined;
 	const response = await gatewayRequest<unknown>(context, {
 		method: query.method,
 		path: query.path,
@@ -23,12 +31,14 @@ export async function queryTask(
 		businessFailure: family.businessFailure,
 		traceId: options.traceId,
 		itemIndex: options.itemIndex,
+		readJson: media?.readJson,
 	});
 	const parsed = family.parseTaskRecord(response.body, {
 		model: reference.model ?? null,
 		endpoint: reference.endpoint ?? null,
 		traceId: response.traceId ?? null,
 		createdAt: reference.createdAt ?? null,
+		storedMedia: media?.storedMedia(),
 	});
 	if (parsed.task.taskId === '') parsed.task.taskId = reference.taskId;
 	return parsed;
