@@ -130,8 +130,6 @@ function checkWorkflow(node: EditorCheckNode, variant: NodeVariant): WorkflowJso
 }
 
 const WEBHOOK_UUID = '0b7e5c1a-7c55-4d1e-9e51-ed1702c4e003';
-/** An empty workflow, where a trigger is added as the first step. */
-const EMPTY_WORKFLOW_ID = 'editorcheckemptyworkflow';
 const MANUAL_TRIGGER = {
 	id: '0b7e5c1a-7c55-4d1e-9e51-ed1702c4e001',
 	name: 'Manual Trigger',
@@ -211,7 +209,7 @@ async function checkNodeCreator(
 	const problems: string[] = [];
 	const variant = node.variants[0];
 	// A trigger is added as a workflow's first step (n8n offers no triggers after a node).
-	const target = node.trigger ? EMPTY_WORKFLOW_ID : workflowId(node, variant);
+	const target = node.trigger ? 'new' : workflowId(node, variant);
 	await page.goto(`${n8n.baseUrl}/workflow/${target}`, { waitUntil: 'load' });
 	try {
 		const plus = page
