@@ -1,3 +1,4 @@
+import { base64ByteLength } from '../base64Text';
 import type { InlineVideo, ParseContext, ParsedTask, TaskFamily, TaskStatus } from './task';
 import {
 	asRecord,
@@ -75,7 +76,7 @@ function withoutInlineBytes(body: unknown): {
 		});
 		return {
 			...rest,
-			bytesBase64Encoded: `[${Math.floor((bytesBase64Encoded.length * 3) / 4)} bytes, stored as binary data]`,
+			bytesBase64Encoded: `[${base64ByteLength(bytesBase64Encoded)} bytes, stored as binary data]`,
 		};
 	});
 	return {

@@ -31,5 +31,6 @@ export async function queryTask(
 		createdAt: reference.createdAt ?? null,
 	});
 	if (parsed.task.taskId === '') parsed.task.taskId = reference.taskId;
-	return parsed;
+	// A failed task's message may echo the credential: no output carries it.
+	return { ...parsed, task: response.redactor.value(parsed.task) };
 }
