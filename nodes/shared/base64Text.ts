@@ -28,12 +28,12 @@ export function rawBase64(text: string): string {
 	return parseDataUri(text)?.base64 ?? text.replace(/\s+/g, '');
 }
 
-/** Whether text (whitespace removed) is Base64 of a plausible length (a multiple of 4 when padded). */
+/** Whether text (whitespace removed) is Base64 of a length that can decode. */
 export function isBase64(text: string, minLength = 4): boolean {
 	const compact = text.replace(/\s+/g, '');
 	if (compact.length < minLength || !BASE64.test(compact)) return false;
-	// Padding only makes sense on a complete final quantum.
-	return !compact.endsWith('=') || compact.length % 4 === 0;
+	// Padding only makes sense on a complete final quantum; one character left over never decodes.
+	return compact.endsWith('=') ? compact.length % 4 === 0 : compact.length % 4 !== 1;
 }
 
 /** The number of bytes a Base64 text decodes to: padding and whitespace are not data. */
