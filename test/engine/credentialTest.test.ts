@@ -40,6 +40,11 @@ async function testCredential(
 	return await credentialTestFor(type).call(context, { id: 'c1', name: 'test', type, data });
 }
 
+/** A gateway answer for the probe, injected into the simulator. */
+const answerTo =
+	(method: string, path: string) =>
+	(status: number, body: object): Fault => ({ method, path, kind: 'status', status, body });
+
 const apiCredential = (overrides: ICredentialDataDecryptedObject = {}) => ({
 	...gateway.credentials().modelGatewayApi,
 	...overrides,
@@ -60,13 +65,7 @@ it('every node that uses a credential names its test, and the credentials declar
 
 describe('Model Gateway API credential', () => {
 	const probePath = '/vendor-a/v1/videos/omni-video/';
-	const answer = (status: number, body: object): Fault => ({
-		method: 'GET',
-		path: probePath,
-		kind: 'status',
-		status,
-		body,
-	});
+	const answer = answerTo('GET', probePath);
 
 	it('a good key passes, sent as a Bearer token on a free read', async () => {
 		await expect(testCredential('modelGatewayApi', apiCredential())).resolves.toEqual({
@@ -157,13 +156,7 @@ describe('Model Gateway API credential', () => {
 
 describe('Model Gateway Asset Review API credential', () => {
 	const reviewPath = '/api/overseas/asset/upload/sync';
-	const answer = (status: number, body: object): Fault => ({
-		method: 'POST',
-		path: reviewPath,
-		kind: 'status',
-		status,
-		body,
-	});
+	const answer = answerTo('POST', reviewPath);
 
 	it('a good token passes although the empty review is refused, and nothing is reviewed', async () => {
 		await expect(testCredential('modelGatewayAssetReviewApi', reviewCredential())).resolves.toEqual(
