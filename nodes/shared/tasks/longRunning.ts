@@ -1,3 +1,4 @@
+import { base64ByteLength } from '../base64Text';
 import { storedMediaOf } from '../jsonMediaStream';
 import type { InlineVideo, ParseContext, ParsedTask, TaskFamily, TaskStatus } from './task';
 import {
@@ -55,8 +56,8 @@ function filteredMessage(response: Record<string, unknown>): string {
 const INLINE_VIDEO_FIELD = 'bytesBase64Encoded';
 
 /** What stands in the raw JSON for inline bytes that travel as binary data. */
-function storedBytesNote(base64Length: number): string {
-	return `[${Math.floor((base64Length * 3) / 4)} bytes, stored as binary data]`;
+function storedBytesNote(byteLength: number): string {
+	return `[${byteLength} bytes, stored as binary data]`;
 }
 
 /**
@@ -90,7 +91,9 @@ function withoutInlineBytes(
 		);
 		return {
 			...rest,
-			[INLINE_VIDEO_FIELD]: storedBytesNote(stored?.base64Length ?? bytesBase64Encoded.length),
+			[INLINE_VIDEO_FIELD]: storedBytesNote(
+				stored ? stored.byteLength : base64ByteLength(bytesBase64Encoded),
+			),
 		};
 	});
 	return {

@@ -58,5 +58,6 @@ export async function queryTask(
 		storedMedia: media?.storedMedia(),
 	});
 	if (parsed.task.taskId === '') parsed.task.taskId = reference.taskId;
-	return parsed;
+	// A failed task's message may echo the credential: no output carries it.
+	return { ...parsed, task: response.redactor.value(parsed.task) };
 }
