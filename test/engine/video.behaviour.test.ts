@@ -1,5 +1,6 @@
 import { UNKNOWN_STATUS_WORD } from '../simulator';
 import { PNG_FILE } from '../simulator/files';
+import { TASK_S_FIRST_QUERY_AFTER_MS } from '../simulator/tasks';
 import { runChain, runNode } from './harness';
 import { useSimulator } from './simulatorFixture';
 import { createThenGet, videoNode } from './videoNode';
@@ -88,6 +89,8 @@ describe('Model Gateway Video: status values nobody listed', () => {
 	it.each(creates)(
 		'%s: an unknown value becomes "unknown", not terminal, no crash',
 		async (family, parameters) => {
+			// A Task family S task may be queried only 10 minutes after creation.
+			gateway.simulator.setOptions({ taskAgeMs: TASK_S_FIRST_QUERY_AFTER_MS });
 			const result = await runChain(createThenGet(family, parameters as never), {
 				credentials: gateway.credentials(),
 			});

@@ -1,4 +1,5 @@
 import { MP4_FILE } from '../simulator/files';
+import { TASK_S_FIRST_QUERY_AFTER_MS } from '../simulator/tasks';
 import { binaryBytes, runChain } from './harness';
 import { useSimulator } from './simulatorFixture';
 import { createThenGet } from './videoNode';
@@ -6,7 +7,9 @@ import { createThenGet } from './videoNode';
 /** Every family: create, then query (through the item, no configuration), succeeded and failed. */
 
 // queuedMs/runningMs 0: a task is finished by the time it is queried, without sleeping.
-const gateway = useSimulator({ queuedMs: 0, runningMs: 0 });
+// taskAgeMs: tasks count as created 10 minutes ago, so querying a Task family S task keeps
+// to the spec's polling rule (first query only 10 minutes after creation).
+const gateway = useSimulator({ queuedMs: 0, runningMs: 0, taskAgeMs: TASK_S_FIRST_QUERY_AFTER_MS });
 
 async function chain(family: string, createParameters: object) {
 	const result = await runChain(createThenGet(family, createParameters as never), {

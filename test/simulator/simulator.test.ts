@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import { closedPortUrl, startSimulator, type Simulator } from './index';
+import { closedPortUrl, DEFAULT_OPTIONS, startSimulator, type Simulator } from './index';
 
 /** Reads a nested value: get(body, 'data.task_result.videos.0.url'). */
 function get(value: unknown, path: string): unknown {
@@ -130,7 +130,13 @@ beforeAll(async () => {
 afterAll(() => sim.close());
 beforeEach(() => {
 	sim.reset();
-	sim.setOptions({ queuedMs: 20, runningMs: 20, latencyMs: 0 });
+	sim.setOptions({
+		...DEFAULT_OPTIONS,
+		queuedMs: 20,
+		runningMs: 20,
+		port: undefined,
+		identityPort: undefined,
+	});
 });
 
 describe('authentication', () => {
@@ -455,20 +461,32 @@ describe('image edits', () => {
 });
 
 describe('task family S', () => {
-	it('goes queued → running → succeeded, with result files and a poll log', async () => {
+	const TEN_MINUTES = 10 * 60 * 1000;
+	const createS = async (text: string, extra: object = {}): Promise<string> => {
 		const created = await base('POST', '/v1/task/create', {
 			model: 'v',
-			content: [{ type: 'text', text: 'a cat' }],
+			content: [{ type: 'text', text }],
+			...extra,
 		});
-		const id = String(get(created.body, 'id'));
-		const seen = await pollUntil(
-			async () => (await base('GET', `/v1/task/get/${id}`)).body,
-			(body) => get(body, 'data.status') === 'succeeded',
-		);
-		expect(get(seen[0], 'code')).toBe('success');
-		expect(seen.map((body) => get(body, 'data.status'))).toContain('succeeded');
-		expect(sim.pollLog(id)).toHaveLength(seen.length);
-		const video = await fetch(String(get(seen[seen.length - 1], 'data.content.video_url')));
+		return String(get(created.body, 'id'));
+	};
+
+	it('goes queued → running → succeeded, with result files and a poll log', async () => {
+		// Queued 11 minutes, running 1: each query keeps to the polling rule after backdating.
+		sim.setOptions({ queuedMs: 11 * 60_000, runningMs: 60_000 });
+		const id = await createS('a cat');
+		const statuses: unknown[] = [];
+		let last: unknown;
+		for (const passedMs of [TEN_MINUTES, 60_000, 60_000]) {
+			sim.backdateTask(id, passedMs);
+			last = (await base('GET', `/v1/task/get/${id}`)).body;
+			statuses.push(get(last, 'data.status'));
+		}
+		expect(statuses).toEqual(['queued', 'running', 'succeeded']);
+		expect(get(last, 'code')).toBe('success');
+		expect(sim.pollLog(id)).toHaveLength(3);
+		expect(sim.violations).toEqual([]);
+		const video = await fetch(String(get(last, 'data.content.video_url')));
 		expect(video.headers.get('content-type')).toBe('video/mp4');
 		expect(
 			Buffer.from(await video.arrayBuffer())
@@ -477,27 +495,73 @@ describe('task family S', () => {
 		).toBe('ftyp');
 	});
 
+	it('answers a query earlier than 10 minutes, or within a minute of the last, with 429 and records it', async () => {
+		const id = await createS('a cat');
+		const early = await base('GET', `/v1/task/get/${id}`);
+		expect(early.status).toBe(429);
+		expect(early.headers.get('retry-after')).toBe('600');
+		expect(get(early.body, 'code')).toBe('TooManyRequests');
+		sim.backdateTask(id, TEN_MINUTES - 30_000);
+		const stillEarly = await base('GET', `/v1/task/get/${id}`);
+		expect(stillEarly.headers.get('retry-after')).toBe('30');
+		sim.backdateTask(id, 30_000);
+		expect((await base('GET', `/v1/task/get/${id}`)).status).toBe(200);
+		const again = await base('GET', `/v1/task/get/${id}`);
+		expect(again.status).toBe(429);
+		expect(again.headers.get('retry-after')).toBe('60');
+		sim.backdateTask(id, 45_000);
+		expect((await base('GET', `/v1/task/get/${id}`)).headers.get('retry-after')).toBe('15');
+		sim.backdateTask(id, 15_000);
+		expect((await base('GET', `/v1/task/get/${id}`)).status).toBe(200);
+		expect(sim.violations.map(({ rule, taskId }) => [rule, taskId])).toEqual([
+			['task-s-query-too-early', id],
+			['task-s-query-too-early', id],
+			['task-s-query-too-often', id],
+			['task-s-query-too-often', id],
+		]);
+		const control = await call('GET', `${sim.baseUrl}/__control/violations`);
+		expect(get(control.body, 'violations.3.rule')).toBe('task-s-query-too-often');
+		expect(sim.pollLog(id)).toHaveLength(6);
+	});
+
+	it('allows an early query once the final callback was delivered, and tasks created in the past', async () => {
+		const receiver = await startReceiver();
+		try {
+			const id = await createS('x', { callback_url: receiver.url });
+			await waitFor(() =>
+				sim.callbacks.some(
+					(callback) => get(callback.body, 'status') === 'succeeded' && callback.status === 204,
+				),
+			);
+			expect((await base('GET', `/v1/task/get/${id}`)).status).toBe(200);
+		} finally {
+			await receiver.close();
+		}
+		sim.setOptions({ taskAgeMs: TEN_MINUTES, queuedMs: 60_000, runningMs: 60_000 });
+		const old = await createS('y');
+		const record = await base('GET', `/v1/task/get/${old}`);
+		expect(record.status).toBe(200);
+		expect(get(record.body, 'data.status')).toBe('succeeded');
+		const backdate = await call('POST', `${sim.baseUrl}/__control/tasks/${old}/backdate`, {
+			body: { ms: 60_000 },
+		});
+		expect(backdate.body).toEqual({ ok: true });
+		expect((await base('GET', `/v1/task/get/${old}`)).status).toBe(200);
+		expect(sim.violations).toEqual([]);
+		sim.setOptions({ taskAgeMs: 0 });
+	});
+
 	it('fails on FAIL, reports unknown statuses, business errors and unknown ids', async () => {
-		const failed = await base('POST', '/v1/task/create', {
-			model: 'v',
-			content: [{ type: 'text', text: 'please FAIL' }],
+		sim.setOptions({ taskAgeMs: TEN_MINUTES });
+		const failed = await base('GET', `/v1/task/get/${await createS('please FAIL')}`);
+		expect(get(failed.body, 'data.status')).toBe('failed');
+		expect(get(failed.body, 'data.error')).toEqual({
+			code: 'GenerationFailed',
+			message: expect.stringMatching(/^video generation failed for task cgt-/),
 		});
-		const seen = await pollUntil(
-			async () => (await base('GET', `/v1/task/get/${String(get(failed.body, 'id'))}`)).body,
-			(body) => get(body, 'data.status') === 'failed',
-		);
-		expect(get(seen[seen.length - 1], 'data.error.code')).toEqual(expect.any(String));
-		const mystery = await base('POST', '/v1/task/create', {
-			model: 'v',
-			content: [{ type: 'text', text: 'UNKNOWN_STATUS' }],
-		});
-		await new Promise((resolve) => setTimeout(resolve, 60));
-		expect(
-			get(
-				(await base('GET', `/v1/task/get/${String(get(mystery.body, 'id'))}`)).body,
-				'data.status',
-			),
-		).toBe('mystery_state');
+		const mystery = await base('GET', `/v1/task/get/${await createS('UNKNOWN_STATUS')}`);
+		expect(get(mystery.body, 'data.status')).toBe('mystery_state');
+		sim.setOptions({ taskAgeMs: 0 });
 		const quota = await base('POST', '/v1/task/create', {
 			model: 'v',
 			content: [{ type: 'text', text: 'BUSINESS_ERROR' }],
@@ -509,7 +573,7 @@ describe('task family S', () => {
 		expect(get(missing.body, 'code')).toBe('NotFound');
 	});
 
-	it('calls back on every status change, the final state twice', async () => {
+	it('calls back on every status change, the final state twice, then a stale running', async () => {
 		const receiver = await startReceiver();
 		try {
 			await base('POST', '/v1/task/create', {
@@ -517,18 +581,19 @@ describe('task family S', () => {
 				content: [{ type: 'text', text: 'x' }],
 				callback_url: receiver.url,
 			});
-			await waitFor(() => receiver.bodies.length >= 4);
+			await waitFor(() => receiver.bodies.length >= 5);
 			expect(receiver.bodies.map((body) => get(body, 'status'))).toEqual([
 				'queued',
 				'running',
 				'succeeded',
 				'succeeded',
+				'running',
 			]);
 			expect(get(receiver.bodies[2], 'content.video_url')).toEqual(
 				expect.stringContaining('/files/'),
 			);
 			await waitFor(() => sim.callbacks.every((callback) => callback.status !== undefined));
-			expect(sim.callbacks.map((callback) => callback.status)).toEqual([204, 204, 204, 204]);
+			expect(sim.callbacks.map((callback) => callback.status)).toEqual([204, 204, 204, 204, 204]);
 		} finally {
 			await receiver.close();
 		}

@@ -1,9 +1,17 @@
 import { newId, unixSeconds } from '../../ids';
 import { MAGIC, UNKNOWN_STATUS_WORD } from '../../magic';
+import { retryAfterHeaders } from '../../rateLimit';
 import { json, type Reply } from '../../reply';
 import type { Route } from '../../router';
 import type { SimState } from '../../state';
-import { statusAt, statusChangedAt, type SimTask, type TaskStatus } from '../../tasks';
+import {
+	statusAt,
+	statusChangedAt,
+	taskSPollingVerdict,
+	type PollingVerdict,
+	type SimTask,
+	type TaskStatus,
+} from '../../tasks';
 import {
 	arrayField,
 	booleanField,
@@ -76,11 +84,26 @@ function createTask(state: SimState, body: unknown): Reply {
 function getTask(state: SimState, id: string): Reply {
 	const task = findTask(state, id, ['taskS']);
 	if (!task) return taskSError(404, 'NotFound', `The specified task ${id} is not found.`);
+	const now = Date.now();
+	const verdict = taskSPollingVerdict(task, now);
+	if (verdict !== undefined) return refuseQuery(state, task, verdict, now);
+	task.lastAllowedQueryAt = now;
 	return json(200, {
 		code: 'success',
 		message: '',
-		data: taskRecord(state, task, statusAt(task, Date.now())),
+		data: taskRecord(state, task, statusAt(task, now)),
 	});
+}
+
+/** A query against the polling rule: 429 with the wait, recorded as a violation for tests. */
+function refuseQuery(state: SimState, task: SimTask, verdict: PollingVerdict, now: number): Reply {
+	const waitMs = verdict.allowedAt - now;
+	const message =
+		verdict.rule === 'task-s-query-too-early'
+			? `Task ${task.id} was queried ${Math.round((now - task.createdAt) / 1000)} s after creation; query only when no callback arrived 10 minutes after creation.`
+			: `Task ${task.id} was queried again within a minute; query at most once per minute per task.`;
+	state.violations.push({ rule: verdict.rule, taskId: task.id, at: now, message });
+	return json(429, { code: 'TooManyRequests', message }, retryAfterHeaders(waitMs));
 }
 
 /** The task record (`data` of the query response; also the bare callback body). */
