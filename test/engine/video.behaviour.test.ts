@@ -77,7 +77,10 @@ describe('Model Gateway Video: images from n8n binary data', () => {
 describe('Model Gateway Video: status values nobody listed', () => {
 	const creates: Array<[string, object]> = [
 		['taskS', { model: 's', taskSContent: { items: [{ type: 'text', text: 'UNKNOWN_STATUS' }] } }],
-		['familyA', { model: 'a', familyAPrompt: 'UNKNOWN_STATUS' }],
+		[
+			'familyA',
+			{ model: 'a', familyAPrompt: 'UNKNOWN_STATUS', familyAOptions: { aspect_ratio: '16:9' } },
+		],
 		['generic', { model: 'g', genericPrompt: 'UNKNOWN_STATUS' }],
 		['familyB', { model: 'b', familyBPrompt: 'UNKNOWN_STATUS' }],
 		['familyC', { model: 'c', familyCPrompt: 'UNKNOWN_STATUS' }],
@@ -127,7 +130,11 @@ describe('Model Gateway Video: business errors inside HTTP 200', () => {
 	it('Family A: a non-zero code becomes an error item under Continue On Fail', async () => {
 		const result = await runNode(
 			{
-				...videoNode('familyA', 'create', { model: 'a', familyAPrompt: '={{ $json.prompt }}' }),
+				...videoNode('familyA', 'create', {
+					model: 'a',
+					familyAPrompt: '={{ $json.prompt }}',
+					familyAOptions: { aspect_ratio: '16:9' },
+				}),
 				continueOnFail: true,
 			},
 			{
@@ -387,9 +394,14 @@ describe('Model Gateway Video: tasks still in flight', () => {
 			rawStatus: 'PROCESSING',
 			done: false,
 		});
-		const running = await runChain(createThenGet('familyA', { model: 'a', familyAPrompt: 'x' }), {
-			credentials: gateway.credentials(),
-		});
+		const running = await runChain(
+			createThenGet('familyA', {
+				model: 'a',
+				familyAPrompt: 'x',
+				familyAOptions: { aspect_ratio: '16:9' },
+			}),
+			{ credentials: gateway.credentials() },
+		);
 		expect(running.output('Get Status')[0].json).toMatchObject({
 			status: 'running',
 			rawStatus: 'processing',

@@ -237,7 +237,11 @@ describe('Model Gateway Video: Family A', () => {
 	});
 
 	it('reports a failed task with task_status_msg as the error', async () => {
-		const { queried } = await chain('familyA', { model: 'a-video-2', familyAPrompt: 'FAIL now' });
+		const { queried } = await chain('familyA', {
+			model: 'a-video-2',
+			familyAPrompt: 'FAIL now',
+			familyAOptions: { aspect_ratio: '16:9' },
+		});
 		expect(queried.json).toMatchObject({
 			status: 'failed',
 			rawStatus: 'failed',

@@ -11,7 +11,8 @@ const omni = (options: object, extra: object = {}) =>
 		model: 'a-video',
 		familyAEndpoint: 'omni-video',
 		familyAPrompt: 'p',
-		familyAOptions: options,
+		// The spec: aspect_ratio is normally required on omni-video (no first frame here).
+		familyAOptions: { aspect_ratio: '16:9', ...options },
 		...extra,
 	});
 const image2video = (options: object, extra: object = {}) =>
@@ -27,6 +28,15 @@ const generic = (options: object, prompt = 'waves') =>
 	videoNode('generic', 'create', { model: 'g', genericPrompt: prompt, genericOptions: options });
 const list = (length: number) =>
 	JSON.stringify(Array.from({ length }, (_, index) => ({ id: `x${index}` })));
+const videoList = (length: number) =>
+	JSON.stringify(
+		Array.from({ length }, (_, index) => ({
+			video_url: `https://example.com/${index}.mp4`,
+			refer_type: 'feature',
+		})),
+	);
+const elementList = (length: number) =>
+	JSON.stringify(Array.from({ length }, (_, index) => ({ element_id: `e${index}` })));
 const images = (length: number) => ({
 	images: Array.from({ length }, (_, index) => ({ image_url: `https://example.com/${index}.png` })),
 });
@@ -200,14 +210,34 @@ describe('Model Gateway Video: limits are enforced before anything is sent', () 
 	it('accepts the limits themselves (7 images, 1 video, 3 elements, cfg_scale 0 and 1)', async () => {
 		const result = await runNode(
 			omni(
-				{ videoList: list(1), elementList: list(3), cfg_scale: 1 },
+				{ videoList: videoList(1), elementList: elementList(3), cfg_scale: '={{ $json.cfg }}' },
 				{ familyAImageList: images(7) },
 			),
-			{ credentials: gateway.credentials() },
+			{ credentials: gateway.credentials(), input: [{ json: { cfg: 0 } }, { json: { cfg: 1 } }] },
 		);
 		expect(result.error('Node Under Test')).toBeUndefined();
-		const [request] = gateway.simulator.requestsTo('POST', '/vendor-a/v1/videos/omni-video');
-		expect((request.body as { image_list: unknown[] }).image_list).toHaveLength(7);
+		const requests = gateway.simulator.requestsTo('POST', '/vendor-a/v1/videos/omni-video');
+		const bodies = requests.map(
+			(request) =>
+				request.body as {
+					image_list: unknown[];
+					video_list: unknown[];
+					element_list: unknown[];
+					cfg_scale: number;
+				},
+		);
+		expect(bodies.map((body) => body.cfg_scale)).toEqual([0, 1]);
+		expect(
+			bodies.map((body) => [
+				body.image_list.length,
+				body.video_list.length,
+				body.element_list.length,
+			]),
+		).toEqual([
+			[7, 1, 3],
+			[7, 1, 3],
+		]);
+		expect(requests.map((request) => request.status)).toEqual([200, 200]);
 	});
 
 	it('names the failing item under Continue On Fail and still sends the valid ones', async () => {

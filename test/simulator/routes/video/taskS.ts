@@ -143,6 +143,23 @@ function taskRecord(state: SimState, task: SimTask, status: TaskStatus): JsonObj
 
 const CONTENT_TYPES = ['text', 'image_url', 'video_url', 'audio_url'];
 
+/**
+ * Media roles: the spec's observed reference_* roles plus first/last frames ("also allowed"),
+ * each only on its own media type. A media item without a role is accepted (the spec does
+ * not say it is required).
+ */
+const ROLES_BY_TYPE: Record<string, readonly string[]> = {
+	image_url: ['reference_image', 'first_frame', 'last_frame'],
+	video_url: ['reference_video'],
+	audio_url: ['reference_audio'],
+};
+
+/** Spec: "aspect ratio in the form <w>:<h>", both positive whole numbers. */
+function isRatio(value: string): boolean {
+	const parts = /^(\d+):(\d+)$/.exec(value);
+	return parts !== null && Number(parts[1]) > 0 && Number(parts[2]) > 0;
+}
+
 function validateCreate(body: JsonObject): Issue | undefined {
 	return firstIssue(
 		requiredString(body, 'model'),
@@ -150,8 +167,8 @@ function validateCreate(body: JsonObject): Issue | undefined {
 		validateContent(arrayField(body, 'content')),
 		optionalBoolean(body, 'generate_audio'),
 		optionalString(body, 'ratio'),
-		typeof body.ratio === 'string' && !/^(\d+:\d+|adaptive|keep_ratio)$/.test(body.ratio)
-			? { param: 'ratio', message: "'ratio' must look like '<w>:<h>'." }
+		typeof body.ratio === 'string' && !isRatio(body.ratio)
+			? { param: 'ratio', message: "'ratio' must be an aspect ratio in the form '<w>:<h>'." }
 			: undefined,
 		optionalNumber(body, 'duration', { min: 1 }),
 		optionalBoolean(body, 'watermark'),
@@ -182,6 +199,13 @@ function validateContent(items: unknown[]): Issue | undefined {
 			return {
 				param: `${param}.${type}.url`,
 				message: `'${param}.${type}.url' must be a non-empty string.`,
+			};
+		}
+		const roles = ROLES_BY_TYPE[type] ?? [];
+		if (type !== 'text' && item.role !== undefined && !roles.includes(String(item.role))) {
+			return {
+				param: `${param}.role`,
+				message: `'${param}.role' must be one of ${roles.join(', ')} for ${type} items.`,
 			};
 		}
 	}
