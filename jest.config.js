@@ -8,7 +8,4 @@ module.exports = {
 	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }] },
 	setupFiles: ['<rootDir>/test/setup-env.ts'],
 	testTimeout: 30000,
-	// n8n-core keeps process-wide machinery alive after an in-process execution (no open
-	// handle of ours shows up with --detectOpenHandles); without this jest waits forever.
-	forceExit: true,
 };

@@ -206,7 +206,7 @@ describe.each(N8N_LINES)('n8n line %s.x with the gateway simulator', (line) => {
 				/^data:image\/png;base64,iVBORw0KGgo/,
 			);
 			const [edited] = nodeOutput(execution, 'Model Gateway Image Edit');
-			expect(edited).toMatchObject({ revised_prompt: expect.any(String) });
+			expect(edited).toMatchObject({ revised_prompt: 'Make the sky purple' });
 			const [binary] = nodeBinaryOutput(execution, 'Model Gateway Image Edit');
 			expect(binary.data).toMatchObject({ mimeType: 'image/png' });
 		});

@@ -86,7 +86,7 @@ describe('Model Gateway Asset Review through the real engine', () => {
 				{
 					asset_url: 'https://cdn.example/reject-me.png',
 					error_code: 'CONTENT_VIOLATION',
-					error_message: expect.any(String),
+					error_message: 'The asset violates the content policy.',
 				},
 			],
 		});

@@ -1,4 +1,5 @@
 import { Container } from '@n8n/di';
+import { createRequire } from 'node:module';
 import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
 import type {
 	IAuthenticateGeneric,
@@ -39,6 +40,30 @@ import { TestItemsSource, TransportProbe } from './testNodes';
  */
 
 export const PACKAGE_PREFIX = 'n8n-nodes-model-gateway';
+
+interface Shutdownable {
+	onShutdown(): void;
+}
+type ServiceClass = abstract new (...args: never[]) => Shutdownable;
+
+/**
+ * n8n-core's SSHClientsManager (a DI singleton every node execution context creates) starts a
+ * 60 s cleanup interval that it only clears on process exit, so jest would never exit. Shut
+ * it down after each test file. It lives in n8n-core's own @n8n/di container (n8n-core
+ * depends on another @n8n/di version than ours) and is not exported, hence the requires.
+ */
+function shutDownEngineServices(): void {
+	const coreRequire = createRequire(require.resolve('n8n-core'));
+	const { Container: coreContainer } = coreRequire('@n8n/di') as {
+		Container: { has(type: ServiceClass): boolean; get(type: ServiceClass): Shutdownable };
+	};
+	const { SSHClientsManager } = coreRequire('./execution-engine/ssh-clients-manager') as {
+		SSHClientsManager: ServiceClass;
+	};
+	if (coreContainer.has(SSHClientsManager)) coreContainer.get(SSHClientsManager).onShutdown();
+}
+
+afterAll(shutDownEngineServices);
 
 const credentialTypes: Record<string, ICredentialType> = Object.fromEntries(
 	[new ModelGatewayApi(), new ModelGatewayAssetReviewApi()].map((type) => [type.name, type]),

@@ -69,7 +69,9 @@ describe('Model Gateway Video: images from n8n binary data', () => {
 			}),
 			{ credentials: gateway.credentials(), input: [{ json: {}, binary: { data: png } }] },
 		);
-		expect(result.error('Node Under Test')?.message).toMatch(/photo/);
+		expect(result.error('Node Under Test')?.message).toBe(
+			"The item has no binary field 'photo' [item 0]",
+		);
 		expect(gateway.simulator.requests).toHaveLength(0);
 	});
 });

@@ -103,8 +103,8 @@ describe('Model Gateway Video: Task family S', () => {
 			status: 'succeeded',
 			rawStatus: 'succeeded',
 			done: true,
-			videoUrl: expect.stringContaining(`/files/${taskId}.mp4`),
-			lastFrameUrl: expect.stringContaining(`/files/${taskId}-last.png`),
+			videoUrl: `${sim.baseUrl}/files/${taskId}.mp4`,
+			lastFrameUrl: `${sim.baseUrl}/files/${taskId}-last.png`,
 			error: null,
 		});
 		expect(queried.json.videoUrls).toEqual([queried.json.videoUrl]);
@@ -112,7 +112,10 @@ describe('Model Gateway Video: Task family S', () => {
 	});
 
 	it('reports a failed task with its error', async () => {
-		const { queried } = await chain('taskS', { model: 'seed-video-1', ...content('please FAIL') });
+		const { created, queried } = await chain('taskS', {
+			model: 'seed-video-1',
+			...content('please FAIL'),
+		});
 		expect(queried.json).toMatchObject({
 			status: 'failed',
 			rawStatus: 'failed',
@@ -120,8 +123,8 @@ describe('Model Gateway Video: Task family S', () => {
 			videoUrl: null,
 		});
 		expect(queried.json.error).toMatchObject({
-			code: expect.any(String),
-			message: expect.stringContaining('failed'),
+			code: 'GenerationFailed',
+			message: `video generation failed for task ${created.json.taskId as string}`,
 		});
 	});
 });
@@ -248,7 +251,9 @@ describe('Model Gateway Video: Family A', () => {
 			done: true,
 			videoUrls: [],
 		});
-		expect((queried.json.error as { message: string }).message).toMatch(/video generation failed/);
+		expect((queried.json.error as { message: string }).message).toBe(
+			`video generation failed for task ${queried.json.taskId as string}`,
+		);
 	});
 });
 
@@ -305,7 +310,7 @@ describe('Model Gateway Video: generic video', () => {
 			done: true,
 			error: null,
 		});
-		expect(queried.videoUrl).toContain('.mp4');
+		expect(queried.videoUrl).toBe(`${sim.baseUrl}/files/${queried.taskId as string}.mp4`);
 		expect(queried).not.toHaveProperty('endpoint');
 	});
 
@@ -425,7 +430,9 @@ describe('Model Gateway Video: Family C', () => {
 			rawStatus: 'success',
 			done: true,
 		});
-		expect(queried.json.videoUrl).toContain('.mp4');
+		expect(queried.json.videoUrl).toBe(
+			`${gateway.simulator.baseUrl}/files/${queried.json.taskId as string}.mp4`,
+		);
 	});
 
 	it('reports a failed task', async () => {

@@ -256,7 +256,7 @@ describe('Model Gateway Video: limits are enforced before anything is sent', () 
 			},
 		);
 		expect(result.items).toHaveLength(2);
-		expect(result.items[0].json).toMatchObject({ family: 'generic', status: expect.any(String) });
+		expect(result.items[0].json).toMatchObject({ family: 'generic', status: 'queued' });
 		expect(result.items[1].json.error).toBe('Item 1: "duration": must be 6 or 10 seconds');
 		expect(result.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
 		expect(gateway.simulator.requestsTo('POST', '/v1/videos')).toHaveLength(1);
