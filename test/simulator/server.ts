@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import { faultReply } from './faultReplies';
 import type { FaultQueue } from './faults';
 import { retryAfterHeaders, type RateLimiter } from './rateLimit';
 import { json, type Reply } from './reply';
@@ -6,7 +7,7 @@ import { findRoute, type Route } from './router';
 import { writeInSlices } from './sse';
 import type { TaskTable } from './tasks';
 import type { Timers } from './timers';
-import type { Fault, HostName, RecordedRequest, ResolvedOptions, Violation } from './types';
+import type { HostName, RecordedRequest, ResolvedOptions, Violation } from './types';
 
 export interface PipelineDeps {
 	routes: readonly Route[];
@@ -102,7 +103,7 @@ async function handleRequest(
 		if (fault.kind === 'delay') {
 			await deps.requestTimers.sleep(fault.ms);
 		} else {
-			await answer(faultReply(fault));
+			await answer(faultReply(fault, { host, path, headers }));
 			return;
 		}
 	}
@@ -185,37 +186,6 @@ function unknownRoute(host: HostName, method: string, path: string): Reply {
 			code: 'unknown_url',
 		},
 	});
-}
-
-type AnsweringFault = Extract<Fault, { kind: 'status' } | { kind: 'malformed-json' }>;
-
-function faultReply(fault: AnsweringFault): Reply {
-	if (fault.kind === 'malformed-json') {
-		return {
-			kind: 'bytes',
-			status: 200,
-			contentType: 'application/json; charset=utf-8',
-			bytes: Buffer.from('{"id":"broken","choices":[{"index":0,'),
-		};
-	}
-	// A string body goes out verbatim (e.g. an HTML error page from a proxy).
-	if (typeof fault.body === 'string') {
-		return {
-			kind: 'bytes',
-			status: fault.status,
-			contentType: fault.headers?.['content-type'] ?? 'text/plain; charset=utf-8',
-			bytes: Buffer.from(fault.body),
-		};
-	}
-	const body = fault.body ?? {
-		error: {
-			message: `injected fault: HTTP ${fault.status}`,
-			type: 'server_error',
-			param: null,
-			code: null,
-		},
-	};
-	return json(fault.status, body, fault.headers);
 }
 
 async function sendReply(res: ServerResponse, reply: Reply, timers: Timers): Promise<void> {

@@ -1117,6 +1117,68 @@ describe('faults and latency', () => {
 		expect((await base('POST', '/v1/chat/completions', chat)).status).toBe(200);
 	});
 
+	it('answers a proxy HTML error page, and error bodies that echo the key', async () => {
+		sim.injectFault({ path: '/v1/videos', kind: 'html-error' });
+		const page = await base('POST', '/v1/videos', { model: 'g', prompt: 'x' });
+		expect(page.status).toBe(502);
+		expect(page.headers.get('content-type')).toBe('text/html');
+		expect(page.text).toMatch(
+			/^<!DOCTYPE html>\r\n<html>\r\n<head><title>502 Bad Gateway<\/title>/,
+		);
+		sim.injectFault({ path: '/v1/chat/completions', kind: 'echo-key', status: 401 });
+		const echoed = await base('POST', '/v1/chat/completions', {});
+		expect(echoed.status).toBe(401);
+		expect(echoed.body).toEqual({
+			error: {
+				message: `Incorrect API key provided: ${sim.apiKey}. Check the key in the console.`,
+				type: 'invalid_request_error',
+				param: null,
+				code: 'invalid_api_key',
+				details: {
+					request: { headers: { authorization: `Bearer ${sim.apiKey}` } },
+					key: sim.apiKey,
+				},
+			},
+		});
+		sim.injectFault({ path: '/api/overseas', kind: 'echo-key' });
+		const review = await identity({ images: ['https://x.test/a.png'] });
+		expect([review.status, get(review.body, 'detail.request.headers.x-access-token')]).toEqual([
+			400,
+			sim.accessToken,
+		]);
+		expect(get(review.body, 'message')).toBe(
+			`access token ${sim.accessToken} has no permission for this group`,
+		);
+	});
+
+	it('breaks streams with in-stream errors that can echo the key', async () => {
+		sim.injectFault({ path: '/v1/chat/completions', kind: 'stream-error', echoKey: true });
+		const chat = await base('POST', '/v1/chat/completions', {});
+		expect(chat.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+		expect(dataPayloads(chat.text)[1]).toEqual({
+			error: {
+				message: `upstream rejected key ${sim.apiKey}`,
+				type: 'server_error',
+				code: 'upstream_error',
+			},
+		});
+		expect(chat.text).not.toContain('[DONE]');
+		const set = await call('POST', `${sim.baseUrl}/__control/faults`, {
+			body: { path: '/v1/responses', kind: 'stream-error', echoKey: true },
+		});
+		expect(set.body).toEqual({ ok: true });
+		const responses = await base('POST', '/v1/responses', {});
+		expect(responses.text).toContain('event: error\n');
+		expect(dataPayloads(responses.text).map((event) => get(event, 'type'))).toEqual([
+			'response.created',
+			'error',
+			'response.failed',
+		]);
+		expect(get(dataPayloads(responses.text)[1], 'message')).toBe(
+			`upstream rejected key ${sim.apiKey}`,
+		);
+	});
+
 	it('sends malformed JSON, drops connections, delays, and explains refuse', async () => {
 		sim.injectFault({ path: /^\/v1\/task\/get\//, kind: 'malformed-json' });
 		const broken = await fetch(`${sim.baseUrl}/v1/task/get/x`, {

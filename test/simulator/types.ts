@@ -66,6 +66,12 @@ export type Fault = {
 } & (
 	| { kind: 'status'; status: number; headers?: Record<string, string>; body?: unknown }
 	| { kind: 'malformed-json' }
+	/** A proxy's HTML error page (text/html), default HTTP 502. */
+	| { kind: 'html-error'; status?: number }
+	/** An error body echoing the caller's key in the message, a nested field and as `Bearer <key>`; default HTTP 400. */
+	| { kind: 'echo-key'; status?: number }
+	/** HTTP 200 stream that breaks with an in-stream error (chat `data: {error}`, Responses `event: error`). */
+	| { kind: 'stream-error'; echoKey?: boolean }
 	| { kind: 'delay'; ms: number }
 	| { kind: 'drop' }
 	/** Cannot happen on a listening port: injectFault throws; use closedPortUrl() instead. */

@@ -96,6 +96,15 @@ function parseFault(body: unknown): Fault {
 		case 'delay':
 			if (typeof body.ms !== 'number') throw new Error("a 'delay' fault needs ms");
 			return { ...match, kind: 'delay', ms: body.ms };
+		case 'html-error':
+		case 'echo-key':
+			return {
+				...match,
+				kind: body.kind,
+				status: typeof body.status === 'number' ? body.status : undefined,
+			};
+		case 'stream-error':
+			return { ...match, kind: 'stream-error', echoKey: body.echoKey === true };
 		case 'malformed-json':
 		case 'drop':
 		case 'refuse':
