@@ -22,6 +22,8 @@ import { startSimulator } from '../test/simulator';
 const ITEMS = Number(process.env.BENCH_ITEMS ?? 1000);
 const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 20);
 const SSE_MEGABYTES = Number(process.env.BENCH_SSE_MB ?? 64);
+// The simulator's rate-limit mode (off by default): every Nth request answered 429.
+const RATE_LIMIT_EVERY = Number(process.env.BENCH_RATE_LIMIT_EVERY ?? 0);
 
 function findNodesBase(): string | undefined {
 	const candidates: string[] = [];
@@ -95,9 +97,12 @@ async function main(): Promise<void> {
 	const nodesBase = findNodesBase();
 	if (nodesBase) registerHttpRequestNode(nodesBase);
 	// After the registration above: the harness builds its node table when it is loaded.
-	const { runNode } = await import('../test/engine/harness');
+	const { runNode, shutDownEngineServices } = await import('../test/engine/harness');
 
-	const simulator = await startSimulator({ latencyMs: LATENCY_MS });
+	const simulator = await startSimulator({
+		latencyMs: LATENCY_MS,
+		rateLimitEvery: RATE_LIMIT_EVERY,
+	});
 	const credentials = {
 		modelGatewayApi: { baseUrl: simulator.baseUrl, apiKey: simulator.apiKey },
 		modelGatewayAssetReviewApi: {
@@ -121,7 +126,10 @@ async function main(): Promise<void> {
 		const seconds = Number(process.hrtime.bigint() - started) / 1e9;
 		const error = result.error('Node Under Test');
 		if (error) throw new Error(`${label}: ${error.message}`);
-		const sent = simulator.requestsTo('POST', '/v1/chat/completions').length;
+		// Accepted requests only: a rate-limited one (429) was not processed.
+		const sent = simulator
+			.requestsTo('POST', '/v1/chat/completions')
+			.filter((request) => request.status !== 429).length;
 		const correct = result.items.every(
 			(item, row) => expectContent(item.json) === `Echo: Question number ${row}`,
 		);
@@ -189,6 +197,7 @@ async function main(): Promise<void> {
 		);
 	}
 	await simulator.close();
+	shutDownEngineServices();
 
 	console.log(await benchSseParser());
 	// n8n-core keeps process-wide machinery alive after an in-process execution.

@@ -52,7 +52,7 @@ type ServiceClass = abstract new (...args: never[]) => Shutdownable;
  * it down after each test file. It lives in n8n-core's own @n8n/di container (n8n-core
  * depends on another @n8n/di version than ours) and is not exported, hence the requires.
  */
-function shutDownEngineServices(): void {
+export function shutDownEngineServices(): void {
 	const coreRequire = createRequire(require.resolve('n8n-core'));
 	const { Container: coreContainer } = coreRequire('@n8n/di') as {
 		Container: { has(type: ServiceClass): boolean; get(type: ServiceClass): Shutdownable };
@@ -63,7 +63,8 @@ function shutDownEngineServices(): void {
 	if (coreContainer.has(SSHClientsManager)) coreContainer.get(SSHClientsManager).onShutdown();
 }
 
-afterAll(shutDownEngineServices);
+// Under jest only: the benchmark loads this module too, and calls it itself.
+if (typeof afterAll === 'function') afterAll(shutDownEngineServices);
 
 const credentialTypes: Record<string, ICredentialType> = Object.fromEntries(
 	[new ModelGatewayApi(), new ModelGatewayAssetReviewApi()].map((type) => [type.name, type]),
