@@ -7,8 +7,6 @@ module.exports = {
 	testPathIgnorePatterns: ['/node_modules/', '/test/e2e/'],
 	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }] },
 	setupFiles: ['<rootDir>/test/setup-env.ts'],
+	setupFilesAfterEnv: ['<rootDir>/test/setup-after-env.ts'],
 	testTimeout: 30000,
-	// n8n-core keeps process-wide machinery alive after an in-process execution (no open
-	// handle of ours shows up with --detectOpenHandles); without this jest waits forever.
-	forceExit: true,
 };

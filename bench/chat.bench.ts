@@ -27,6 +27,8 @@ const REPEATS = Number(process.env.BENCH_REPEATS ?? 8);
 /** Items for the 1-in-flight row, which takes at least items × latency. */
 const SINGLE_ITEMS = Number(process.env.BENCH_SINGLE_ITEMS ?? 200);
 const SSE_MEGABYTES = Number(process.env.BENCH_SSE_MB ?? 64);
+// The simulator's rate-limit mode (off by default): every Nth request answered 429.
+const RATE_LIMIT_EVERY = Number(process.env.BENCH_RATE_LIMIT_EVERY ?? 0);
 
 function findNodesBase(): string | undefined {
 	const candidates: string[] = [];
@@ -109,9 +111,12 @@ async function main(): Promise<void> {
 	const nodesBase = findNodesBase();
 	if (nodesBase) registerHttpRequestNode(nodesBase);
 	// After the registration above: the harness builds its node table when it is loaded.
-	const { runNode } = await import('../test/engine/harness');
+	const { runNode, shutDownEngineServices } = await import('../test/engine/harness');
 
-	const simulator = await startSimulator({ latencyMs: LATENCY_MS });
+	const simulator = await startSimulator({
+		latencyMs: LATENCY_MS,
+		rateLimitEvery: RATE_LIMIT_EVERY,
+	});
 	const credentials = {
 		modelGatewayApi: { baseUrl: simulator.baseUrl, apiKey: simulator.apiKey },
 		modelGatewayAssetReviewApi: {
@@ -135,7 +140,10 @@ async function main(): Promise<void> {
 		const seconds = Number(process.hrtime.bigint() - started) / 1e9;
 		const error = result.error('Node Under Test');
 		if (error) throw new Error(`${label}: ${error.message}`);
-		const sent = simulator.requestsTo('POST', '/v1/chat/completions').length;
+		// Accepted requests only: a rate-limited one (429) was not processed.
+		const sent = simulator
+			.requestsTo('POST', '/v1/chat/completions')
+			.filter((request) => request.status !== 429).length;
 		const correct = result.items.every(
 			(item, row) => expectContent(item.json) === `Echo: Question number ${row}`,
 		);
@@ -236,6 +244,7 @@ async function main(): Promise<void> {
 			'n8n HTTP Request node: not measured (n8n-nodes-base not found; set N8N_NODES_BASE_DIR or run the real-n8n e2e setup first)',
 		);
 	await simulator.close();
+	shutDownEngineServices();
 
 	console.log(await benchSseParser());
 	// n8n-core keeps process-wide machinery alive after an in-process execution.

@@ -1,7 +1,7 @@
 import type { IWebhookFunctions } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import type { NormalizedTask } from '../shared/tasks';
+import { TASK_FAMILIES, type NormalizedTask } from '../shared/tasks';
 import { queryTask } from '../shared/tasks/query';
 
 /**
@@ -21,7 +21,34 @@ export type Confirmation =
 	| { ok: true; task: NormalizedTask }
 	| { ok: false; statusCode: 403 | 502; reason: string };
 
+/**
+ * Copies of one claim (gateways repeat final callbacks, often at the same moment) share one
+ * query while the family's shortest allowed gap between two queries lasts, so a burst of
+ * duplicates never queries a task twice (Task family S: at most once a minute).
+ */
+const MAX_SHARED_CONFIRMATIONS = 1000;
+const sharedConfirmations = new Map<string, { at: number; confirmation: Promise<Confirmation> }>();
+
 export async function confirmWithGateway(
+	context: IWebhookFunctions,
+	claimed: NormalizedTask,
+	familyAEndpoint: string,
+): Promise<Confirmation> {
+	const now = Date.now();
+	const key = `${context.getWorkflow().id ?? ''}/${context.getNode().id}/${claimed.family}:${claimed.taskId}:${claimed.status}`;
+	const sharedFor = TASK_FAMILIES[claimed.family].pollPolicy.minIntervalMs;
+	const shared = sharedConfirmations.get(key);
+	if (shared && now - shared.at < sharedFor) return await shared.confirmation;
+	const confirmation = queryOnce(context, claimed, familyAEndpoint);
+	sharedConfirmations.set(key, { at: now, confirmation });
+	for (const [oldKey, entry] of sharedConfirmations) {
+		if (sharedConfirmations.size <= MAX_SHARED_CONFIRMATIONS && now - entry.at < 3_600_000) break;
+		sharedConfirmations.delete(oldKey);
+	}
+	return await confirmation;
+}
+
+async function queryOnce(
 	context: IWebhookFunctions,
 	claimed: NormalizedTask,
 	familyAEndpoint: string,

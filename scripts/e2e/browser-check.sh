@@ -7,5 +7,10 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 bash scripts/e2e/install-browser.sh
-npx tsc -p tsconfig.test.json || echo 'browser-check: type errors above (continuing with the emitted JavaScript)' >&2
+# A type error stops the check: the emitted JavaScript of code that does not type-check is not
+# what we mean to test.
+if ! npx tsc -p tsconfig.test.json; then
+	echo 'browser-check: type errors above; fix them first (npm run typecheck)' >&2
+	exit 1
+fi
 exec node .build/test/e2e/browser/editor-check.js

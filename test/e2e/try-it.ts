@@ -80,6 +80,9 @@ async function main(): Promise<void> {
 			identityPort,
 			queuedMs: numberFromEnv('SIM_QUEUED_MS', 1000),
 			runningMs: numberFromEnv('SIM_RUNNING_MS', 3000),
+			// The simulator's rate-limit mode, off unless asked for (see test/simulator/README.md).
+			rateLimitEvery: numberFromEnv('SIM_RATE_LIMIT_EVERY', 0),
+			rateLimitPerSecond: numberFromEnv('SIM_RATE_LIMIT_PER_SECOND', 0),
 		});
 		process.stdout.write(
 			`Gateway simulator on ${sim.baseUrl} (identity host ${sim.identityUrl})\n`,

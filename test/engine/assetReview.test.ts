@@ -86,7 +86,7 @@ describe('Model Gateway Asset Review through the real engine', () => {
 				{
 					assetUrl: 'https://cdn.example/reject-me.png',
 					errorCode: 'CONTENT_VIOLATION',
-					errorMessage: expect.any(String),
+					errorMessage: 'The asset violates the content policy.',
 				},
 			],
 		});

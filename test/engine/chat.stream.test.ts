@@ -52,7 +52,11 @@ describe('Model Gateway Chat: streamed answers', () => {
 		expect(streamedRest.content).toBe(`Echo: ${text}`);
 		expect(streamedRest.usage).toMatchObject({ total_tokens: expect.any(Number) });
 		expect(streamedId).toEqual(expect.stringMatching(/^chatcmpl-/));
-		expect([streamedTrace, plainTrace, plainId]).not.toContain(undefined);
+		const [, plainRequest] = gateway.simulator.requestsTo('POST', '/v1/chat/completions');
+		expect(streamedTrace).toBe(streamedRequest.headers['x-trace-id']);
+		expect(plainTrace).toBe(plainRequest.headers['x-trace-id']);
+		expect(streamedTrace).not.toBe(plainTrace);
+		expect(plainId).toEqual(expect.stringMatching(/^chatcmpl-[0-9a-f]{16}$/));
 	});
 
 	it('does not send stream_options when not streaming', async () => {

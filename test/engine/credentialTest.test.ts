@@ -159,8 +159,14 @@ describe('Model Gateway Asset Review API credential', () => {
 	const answer = answerTo('POST', reviewPath);
 
 	it('a good token passes although the empty review is refused, and nothing is reviewed', async () => {
+		// The identity host answers the empty review with HTTP 400, as its docs say: the token
+		// was accepted, only the probe itself was refused.
 		await expect(testCredential('modelGatewayAssetReviewApi', reviewCredential())).resolves.toEqual(
-			{ status: 'OK', message: 'Access token accepted' },
+			{
+				status: 'OK',
+				message:
+					'Access token accepted. (The identity host refused the test request itself with HTTP 400, which does not concern the access token.)',
+			},
 		);
 		const [probe] = gateway.simulator.requestsTo('POST', reviewPath);
 		expect(probe.headers['x-access-token']).toBe(gateway.simulator.accessToken);

@@ -1,4 +1,5 @@
 import { Container } from '@n8n/di';
+import { createRequire } from 'node:module';
 import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
 import type {
 	IAuthenticateGeneric,
@@ -39,6 +40,8 @@ import { TestItemsSource, TransportProbe } from './testNodes';
  */
 
 export const PACKAGE_PREFIX = 'n8n-nodes-model-gateway';
+
+export { shutDownEngineServices } from './engineServices';
 
 const credentialTypes: Record<string, ICredentialType> = Object.fromEntries(
 	[new ModelGatewayApi(), new ModelGatewayAssetReviewApi()].map((type) => [type.name, type]),

@@ -439,7 +439,13 @@ const secretNodes = [
 		paths: videoFamilyAPaths,
 		spec: {
 			type: 'modelGatewayVideo',
-			parameters: { family: 'familyA', operation: 'create', model: 'k', familyAPrompt: 'a cat' },
+			parameters: {
+				family: 'familyA',
+				operation: 'create',
+				model: 'k',
+				familyAPrompt: 'a cat',
+				familyAOptions: { aspect_ratio: '16:9' },
+			},
 		},
 	},
 	{

@@ -275,7 +275,7 @@ describe('Model Gateway Responses: every field of the spec', () => {
 			object: 'response',
 			status: 'completed',
 			output: [expect.objectContaining({ type: 'message' })],
-			traceId: expect.any(String),
+			traceId: gateway.simulator.requestsTo('POST', '/v1/responses')[0].headers['x-trace-id'],
 		});
 	});
 

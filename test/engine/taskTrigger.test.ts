@@ -1,3 +1,4 @@
+import type { Simulator } from '../simulator';
 import type { IDataObject } from 'n8n-workflow';
 
 import { useSimulator } from './simulatorFixture';
@@ -379,6 +380,15 @@ describe('bad input is refused with a short reason, logged, and starts nothing',
 	});
 });
 
+/** Waits (without a timer) until the simulator has sent `count` callbacks and each was answered. */
+async function allCallbacksAnswered(simulator: Simulator, count: number) {
+	const callbacks = simulator.callbacks;
+	while (callbacks.length < count || callbacks.some((callback) => callback.status === undefined)) {
+		await new Promise((resolve) => setImmediate(resolve));
+	}
+	return callbacks;
+}
+
 describe('confirm with the gateway', () => {
 	const gateway = useSimulator({ queuedMs: 60_000, runningMs: 60_000 });
 
@@ -394,31 +404,48 @@ describe('confirm with the gateway', () => {
 		return ((await response.json()) as { id: string }).id;
 	}
 
+	async function createFamilyATask(): Promise<string> {
+		const response = await fetch(`${gateway.simulator.baseUrl}/vendor-a/v1/videos/omni-video`, {
+			method: 'POST',
+			headers: {
+				authorization: `Bearer ${gateway.simulator.apiKey}`,
+				'content-type': 'application/json',
+			},
+			body: JSON.stringify({ model_name: 'a-video', prompt: 'a cat', aspect_ratio: '16:9' }),
+		});
+		return ((await response.json()) as { data: { task_id: string } }).data.task_id;
+	}
+	const forgedFamilyA = (taskId: string) => ({
+		...familyARecord('succeed'),
+		task_id: taskId,
+		task_result: { videos: [{ id: 'v0', url: 'https://evil.example/x.mp4' }], images: null },
+	});
+
 	test('a forged "succeeded" for a task still queued is corrected and starts nothing', async () => {
-		const taskId = await createSTask();
+		const taskId = await createFamilyATask();
 		await start({ confirmWithGateway: true, events: 'final' }, gateway.credentials());
 
-		const answer = await post(taskSRecord('succeeded', { id: taskId }));
+		const answer = await post(forgedFamilyA(taskId));
 
 		expect(answer.body).toEqual({
 			received: true,
-			family: 'taskS',
+			family: 'familyA',
 			taskId,
 			status: 'queued',
 			started: false,
 			dropped: 'notFinal',
 		});
 		expect(harness!.executions).toHaveLength(0);
-		expect(gateway.simulator.requestsTo('GET', `/v1/task/get/${taskId}`)).toHaveLength(1);
+		expect(
+			gateway.simulator.requestsTo('GET', `/vendor-a/v1/videos/omni-video/${taskId}`),
+		).toHaveLength(1);
 	});
 
 	test('with every status change, the authoritative record is emitted, not the body', async () => {
-		const taskId = await createSTask();
+		const taskId = await createFamilyATask();
 		await start({ confirmWithGateway: true, events: 'all' }, gateway.credentials());
 
-		await post(
-			taskSRecord('succeeded', { id: taskId, content: { video_url: 'https://evil/x.mp4' } }),
-		);
+		await post(forgedFamilyA(taskId));
 
 		expect(harness!.executions[0][0].json).toMatchObject({
 			taskId,
@@ -426,8 +453,51 @@ describe('confirm with the gateway', () => {
 			videoUrl: null,
 			confirmed: true,
 		});
-		const [query] = gateway.simulator.requestsTo('GET', `/v1/task/get/${taskId}`);
+		const [query] = gateway.simulator.requestsTo('GET', `/vendor-a/v1/videos/omni-video/${taskId}`);
 		expect(query.headers.authorization).toBe(`Bearer ${gateway.simulator.apiKey}`);
+	});
+
+	test('a forged Task family S final claim costs one query, which the gateway refuses by its polling rule: nothing starts', async () => {
+		// Only a forger sends a final claim before the gateway has: the query it prompts is one
+		// the gateway refuses (no callback of its own yet), recorded as such by the simulator.
+		gateway.allowViolations();
+		const taskId = await createSTask();
+		await start({ confirmWithGateway: true }, gateway.credentials());
+
+		const copies = await Promise.all(
+			[1, 2, 3].map(() => post(taskSRecord('succeeded', { id: taskId }))),
+		);
+
+		expect(copies.map((copy) => copy.status)).toEqual([502, 502, 502]);
+		expect(harness!.executions).toHaveLength(0);
+		// Three copies at once share one query: never twice within the family's minute.
+		expect(gateway.simulator.requestsTo('GET', `/v1/task/get/${taskId}`)).toHaveLength(1);
+	});
+
+	test('a genuine Task family S final callback is confirmed with one query, within the polling rule', async () => {
+		gateway.simulator.setOptions({ queuedMs: 0, runningMs: 0 });
+		await start({ confirmWithGateway: true }, gateway.credentials());
+		const response = await fetch(`${gateway.simulator.baseUrl}/v1/task/create`, {
+			method: 'POST',
+			headers: {
+				authorization: `Bearer ${gateway.simulator.apiKey}`,
+				'content-type': 'application/json',
+			},
+			body: JSON.stringify({
+				model: 'video-s-1',
+				content: [{ type: 'text', text: 'a cat' }],
+				callback_url: harness!.url,
+			}),
+		});
+		const taskId = ((await response.json()) as { id: string }).id;
+		await allCallbacksAnswered(gateway.simulator, 5);
+		await harness!.settled();
+
+		expect(harness!.executions.map(([item]) => [item.json.taskId, item.json.status])).toEqual([
+			[taskId, 'succeeded'],
+		]);
+		expect(harness!.executions[0][0].json.confirmed).toBe(true);
+		expect(gateway.simulator.requestsTo('GET', `/v1/task/get/${taskId}`)).toHaveLength(1);
 	});
 
 	test('a callback about a task the gateway does not know is rejected with 403', async () => {
@@ -472,13 +542,11 @@ describe('callbacks the simulator sends over HTTP', () => {
 			}),
 		});
 		const { id } = (await response.json()) as { id: string };
-		const callbacks = gateway.simulator.callbacks;
-		while (callbacks.length < 4 || callbacks.some((callback) => callback.status === undefined)) {
-			await new Promise((resolve) => setImmediate(resolve));
-		}
+		// queued, running, succeeded twice, then a stale running.
+		const callbacks = await allCallbacksAnswered(gateway.simulator, 5);
 		await harness!.settled();
 
-		expect(callbacks.map((callback) => callback.status)).toEqual([200, 200, 200, 200]);
+		expect(callbacks.map((callback) => callback.status)).toEqual([200, 200, 200, 200, 200]);
 		expect(harness!.executions).toHaveLength(1);
 		expect(harness!.executions[0][0].json).toMatchObject({ taskId: id, status: 'succeeded' });
 	});

@@ -1,3 +1,6 @@
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import type { ClientRequest } from 'node:http';
+
 import { closedPortUrl } from '../simulator';
 import { runNode } from './harness';
 import { startRateLimitingGateway } from './rateLimitingGateway';
@@ -14,6 +17,27 @@ function probe(request: object, retryPolicy: object = FAST_RETRIES) {
 }
 
 const TASK_PATH = '/vendor-a/v1/videos/omni-video/no-such-task';
+
+/**
+ * Every HTTP request this process starts towards `host` ('127.0.0.1:<port>') while `action`
+ * runs, as 'METHOD /path': counts attempts that never reach a server (refused connections).
+ */
+async function requestsStartedTo<T>(
+	host: string,
+	action: () => Promise<T>,
+): Promise<{ result: T; attempts: string[] }> {
+	const attempts: string[] = [];
+	const onStart = (message: unknown): void => {
+		const { request } = message as { request: ClientRequest };
+		if (request.getHeader('host') === host) attempts.push(`${request.method} ${request.path}`);
+	};
+	subscribe('http.client.request.start', onStart);
+	try {
+		return { result: await action(), attempts };
+	} finally {
+		unsubscribe('http.client.request.start', onStart);
+	}
+}
 
 describe('transport: reads are retried safely', () => {
 	it('repeats a GET after 429 and waits as long as Retry-After (seconds) says', async () => {
@@ -134,11 +158,15 @@ describe('transport: creates are never sent twice', () => {
 
 	it('repeats a POST only when the connection was refused (the request never left)', async () => {
 		const credentials = gateway.credentials();
-		credentials.modelGatewayApi.baseUrl = await closedPortUrl();
-		const result = await runNode(
-			probe(create, { maxRetries: 2, baseDelayMs: 10, maxDelayMs: 100 }),
-			{ credentials },
+		const closedUrl = await closedPortUrl();
+		credentials.modelGatewayApi.baseUrl = closedUrl;
+		const { result, attempts } = await requestsStartedTo(new URL(closedUrl).host, () =>
+			runNode(probe(create, { maxRetries: 2, baseDelayMs: 10, maxDelayMs: 100 }), {
+				credentials,
+			}),
 		);
+		// The first try and both retries: nothing was sent, so repeating cannot bill twice.
+		expect(attempts).toEqual(['POST /v1/videos', 'POST /v1/videos', 'POST /v1/videos']);
 		const error = result.error('Node Under Test');
 		expect(error?.message).toMatch(/could not be reached.*ECONNREFUSED/);
 		expect(error?.description ?? '').not.toMatch(/not sent again/);

@@ -1,5 +1,6 @@
 import { UNKNOWN_STATUS_WORD } from '../simulator';
 import { PNG_FILE } from '../simulator/files';
+import { TASK_S_FIRST_QUERY_AFTER_MS } from '../simulator/tasks';
 import { runChain, runNode } from './harness';
 import { useSimulator } from './simulatorFixture';
 import { createThenGet, videoNode } from './videoNode';
@@ -68,7 +69,9 @@ describe('Model Gateway Video: images from n8n binary data', () => {
 			}),
 			{ credentials: gateway.credentials(), input: [{ json: {}, binary: { data: png } }] },
 		);
-		expect(result.error('Node Under Test')?.message).toMatch(/photo/);
+		expect(result.error('Node Under Test')?.message).toBe(
+			"The item has no binary field 'photo' [item 0]",
+		);
 		expect(gateway.simulator.requests).toHaveLength(0);
 	});
 });
@@ -76,7 +79,10 @@ describe('Model Gateway Video: images from n8n binary data', () => {
 describe('Model Gateway Video: status values nobody listed', () => {
 	const creates: Array<[string, object]> = [
 		['taskS', { model: 's', taskSContent: { items: [{ type: 'text', text: 'UNKNOWN_STATUS' }] } }],
-		['familyA', { model: 'a', familyAPrompt: 'UNKNOWN_STATUS' }],
+		[
+			'familyA',
+			{ model: 'a', familyAPrompt: 'UNKNOWN_STATUS', familyAOptions: { aspect_ratio: '16:9' } },
+		],
 		['generic', { model: 'g', genericPrompt: 'UNKNOWN_STATUS' }],
 		['familyB', { model: 'b', familyBPrompt: 'UNKNOWN_STATUS' }],
 		['familyC', { model: 'c', familyCPrompt: 'UNKNOWN_STATUS' }],
@@ -88,6 +94,8 @@ describe('Model Gateway Video: status values nobody listed', () => {
 	it.each(creates)(
 		'%s: an unknown value becomes "unknown", not terminal, no crash',
 		async (family, parameters) => {
+			// A Task family S task may be queried only 10 minutes after creation.
+			gateway.simulator.setOptions({ taskAgeMs: TASK_S_FIRST_QUERY_AFTER_MS });
 			const result = await runChain(createThenGet(family, parameters as never), {
 				credentials: gateway.credentials(),
 			});
@@ -124,7 +132,11 @@ describe('Model Gateway Video: business errors inside HTTP 200', () => {
 	it('Family A: a non-zero code becomes an error item under Continue On Fail', async () => {
 		const result = await runNode(
 			{
-				...videoNode('familyA', 'create', { model: 'a', familyAPrompt: '={{ $json.prompt }}' }),
+				...videoNode('familyA', 'create', {
+					model: 'a',
+					familyAPrompt: '={{ $json.prompt }}',
+					familyAOptions: { aspect_ratio: '16:9' },
+				}),
 				continueOnFail: true,
 			},
 			{
@@ -384,9 +396,14 @@ describe('Model Gateway Video: tasks still in flight', () => {
 			rawStatus: 'PROCESSING',
 			done: false,
 		});
-		const running = await runChain(createThenGet('familyA', { model: 'a', familyAPrompt: 'x' }), {
-			credentials: gateway.credentials(),
-		});
+		const running = await runChain(
+			createThenGet('familyA', {
+				model: 'a',
+				familyAPrompt: 'x',
+				familyAOptions: { aspect_ratio: '16:9' },
+			}),
+			{ credentials: gateway.credentials() },
+		);
 		expect(running.output('Get Status')[0].json).toMatchObject({
 			status: 'running',
 			rawStatus: 'processing',

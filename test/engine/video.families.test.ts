@@ -1,4 +1,5 @@
 import { MP4_FILE } from '../simulator/files';
+import { TASK_S_FIRST_QUERY_AFTER_MS } from '../simulator/tasks';
 import { binaryBytes, runChain } from './harness';
 import { useSimulator } from './simulatorFixture';
 import { createThenGet } from './videoNode';
@@ -6,7 +7,9 @@ import { createThenGet } from './videoNode';
 /** Every family: create, then query (through the item, no configuration), succeeded and failed. */
 
 // queuedMs/runningMs 0: a task is finished by the time it is queried, without sleeping.
-const gateway = useSimulator({ queuedMs: 0, runningMs: 0 });
+// taskAgeMs: tasks count as created 10 minutes ago, so querying a Task family S task keeps
+// to the spec's polling rule (first query only 10 minutes after creation).
+const gateway = useSimulator({ queuedMs: 0, runningMs: 0, taskAgeMs: TASK_S_FIRST_QUERY_AFTER_MS });
 
 async function chain(family: string, createParameters: object) {
 	const result = await runChain(createThenGet(family, createParameters as never), {
@@ -100,8 +103,8 @@ describe('Model Gateway Video: Task family S', () => {
 			status: 'succeeded',
 			rawStatus: 'succeeded',
 			done: true,
-			videoUrl: expect.stringContaining(`/files/${taskId}.mp4`),
-			lastFrameUrl: expect.stringContaining(`/files/${taskId}-last.png`),
+			videoUrl: `${sim.baseUrl}/files/${taskId}.mp4`,
+			lastFrameUrl: `${sim.baseUrl}/files/${taskId}-last.png`,
 			error: null,
 		});
 		expect(queried.json.videoUrls).toEqual([queried.json.videoUrl]);
@@ -109,7 +112,10 @@ describe('Model Gateway Video: Task family S', () => {
 	});
 
 	it('reports a failed task with its error', async () => {
-		const { queried } = await chain('taskS', { model: 'seed-video-1', ...content('please FAIL') });
+		const { created, queried } = await chain('taskS', {
+			model: 'seed-video-1',
+			...content('please FAIL'),
+		});
 		expect(queried.json).toMatchObject({
 			status: 'failed',
 			rawStatus: 'failed',
@@ -117,8 +123,8 @@ describe('Model Gateway Video: Task family S', () => {
 			videoUrl: null,
 		});
 		expect(queried.json.error).toMatchObject({
-			code: expect.any(String),
-			message: expect.stringContaining('failed'),
+			code: 'GenerationFailed',
+			message: `video generation failed for task ${created.json.taskId as string}`,
 		});
 	});
 });
@@ -234,14 +240,20 @@ describe('Model Gateway Video: Family A', () => {
 	});
 
 	it('reports a failed task with task_status_msg as the error', async () => {
-		const { queried } = await chain('familyA', { model: 'a-video-2', familyAPrompt: 'FAIL now' });
+		const { queried } = await chain('familyA', {
+			model: 'a-video-2',
+			familyAPrompt: 'FAIL now',
+			familyAOptions: { aspect_ratio: '16:9' },
+		});
 		expect(queried.json).toMatchObject({
 			status: 'failed',
 			rawStatus: 'failed',
 			done: true,
 			videoUrls: [],
 		});
-		expect((queried.json.error as { message: string }).message).toMatch(/video generation failed/);
+		expect((queried.json.error as { message: string }).message).toBe(
+			`video generation failed for task ${queried.json.taskId as string}`,
+		);
 	});
 });
 
@@ -298,7 +310,7 @@ describe('Model Gateway Video: generic video', () => {
 			done: true,
 			error: null,
 		});
-		expect(queried.videoUrl).toContain('.mp4');
+		expect(queried.videoUrl).toBe(`${sim.baseUrl}/files/${queried.taskId as string}.mp4`);
 		expect(queried).not.toHaveProperty('endpoint');
 	});
 
@@ -418,7 +430,9 @@ describe('Model Gateway Video: Family C', () => {
 			rawStatus: 'success',
 			done: true,
 		});
-		expect(queried.json.videoUrl).toContain('.mp4');
+		expect(queried.json.videoUrl).toBe(
+			`${gateway.simulator.baseUrl}/files/${queried.json.taskId as string}.mp4`,
+		);
 	});
 
 	it('reports a failed task', async () => {

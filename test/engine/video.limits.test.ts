@@ -11,7 +11,8 @@ const omni = (options: object, extra: object = {}) =>
 		model: 'a-video',
 		familyAEndpoint: 'omni-video',
 		familyAPrompt: 'p',
-		familyAOptions: options,
+		// The spec: aspect_ratio is normally required on omni-video (no first frame here).
+		familyAOptions: { aspect_ratio: '16:9', ...options },
 		...extra,
 	});
 const image2video = (options: object, extra: object = {}) =>
@@ -27,6 +28,15 @@ const generic = (options: object, prompt = 'waves') =>
 	videoNode('generic', 'create', { model: 'g', genericPrompt: prompt, genericOptions: options });
 const list = (length: number) =>
 	JSON.stringify(Array.from({ length }, (_, index) => ({ id: `x${index}` })));
+const videoList = (length: number) =>
+	JSON.stringify(
+		Array.from({ length }, (_, index) => ({
+			video_url: `https://example.com/${index}.mp4`,
+			refer_type: 'feature',
+		})),
+	);
+const elementList = (length: number) =>
+	JSON.stringify(Array.from({ length }, (_, index) => ({ element_id: `e${index}` })));
 const images = (length: number) => ({
 	images: Array.from({ length }, (_, index) => ({ image_url: `https://example.com/${index}.png` })),
 });
@@ -39,17 +49,17 @@ const cases: Array<[string, ReturnType<typeof videoNode>, string]> = [
 	],
 	[
 		'Family A omni-video video_list > 1',
-		omni({ videoList: list(2) }),
+		omni({ videoList: videoList(2) }),
 		'"video_list": must have at most 1 entries',
 	],
 	[
 		'Family A omni-video element_list > 3',
-		omni({ elementList: list(4) }),
+		omni({ elementList: elementList(4) }),
 		'"element_list": must have at most 3 entries',
 	],
 	[
 		'Family A image2video element_list > 3',
-		image2video({ elementList: list(4) }),
+		image2video({ elementList: elementList(4) }),
 		'"element_list": must have at most 3 entries',
 	],
 	[
@@ -59,7 +69,7 @@ const cases: Array<[string, ReturnType<typeof videoNode>, string]> = [
 	],
 	[
 		'Family A image2video element_list with voice_list',
-		image2video({ elementList: list(1), voiceList: list(1) }),
+		image2video({ elementList: elementList(1), voiceList: list(1) }),
 		'"voice_list": cannot be used together with element_list (they are mutually exclusive)',
 	],
 	[
@@ -124,7 +134,7 @@ const cases: Array<[string, ReturnType<typeof videoNode>, string]> = [
 			taskSContent: { items: [{ type: 'text', text: 'x' }] },
 			taskSOptions: { ratio: 'wide' },
 		}),
-		'"ratio": must be an aspect ratio like 16:9',
+		'"ratio": must be an aspect ratio in the form <w>:<h>, like 16:9',
 	],
 	[
 		'Task family S media item without URL',
@@ -200,14 +210,34 @@ describe('Model Gateway Video: limits are enforced before anything is sent', () 
 	it('accepts the limits themselves (7 images, 1 video, 3 elements, cfg_scale 0 and 1)', async () => {
 		const result = await runNode(
 			omni(
-				{ videoList: list(1), elementList: list(3), cfg_scale: 1 },
+				{ videoList: videoList(1), elementList: elementList(3), cfg_scale: '={{ $json.cfg }}' },
 				{ familyAImageList: images(7) },
 			),
-			{ credentials: gateway.credentials() },
+			{ credentials: gateway.credentials(), input: [{ json: { cfg: 0 } }, { json: { cfg: 1 } }] },
 		);
 		expect(result.error('Node Under Test')).toBeUndefined();
-		const [request] = gateway.simulator.requestsTo('POST', '/vendor-a/v1/videos/omni-video');
-		expect((request.body as { image_list: unknown[] }).image_list).toHaveLength(7);
+		const requests = gateway.simulator.requestsTo('POST', '/vendor-a/v1/videos/omni-video');
+		const bodies = requests.map(
+			(request) =>
+				request.body as {
+					image_list: unknown[];
+					video_list: unknown[];
+					element_list: unknown[];
+					cfg_scale: number;
+				},
+		);
+		expect(bodies.map((body) => body.cfg_scale)).toEqual([0, 1]);
+		expect(
+			bodies.map((body) => [
+				body.image_list.length,
+				body.video_list.length,
+				body.element_list.length,
+			]),
+		).toEqual([
+			[7, 1, 3],
+			[7, 1, 3],
+		]);
+		expect(requests.map((request) => request.status)).toEqual([200, 200]);
 	});
 
 	it('names the failing item under Continue On Fail and still sends the valid ones', async () => {
@@ -226,7 +256,7 @@ describe('Model Gateway Video: limits are enforced before anything is sent', () 
 			},
 		);
 		expect(result.items).toHaveLength(2);
-		expect(result.items[0].json).toMatchObject({ family: 'generic', status: expect.any(String) });
+		expect(result.items[0].json).toMatchObject({ family: 'generic', status: 'queued' });
 		expect(result.items[1].json.error).toBe('Item 1: "duration": must be 6 or 10 seconds');
 		expect(result.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
 		expect(gateway.simulator.requestsTo('POST', '/v1/videos')).toHaveLength(1);

@@ -15,7 +15,10 @@ import { videoNode } from './videoNode';
 const gateway = useSimulator({ queuedMs: 0, runningMs: 0 });
 
 const CREATES: Array<[string, IDataObject]> = [
-	['familyA', { model: 'a-video', familyAPrompt: 'a fox' }],
+	[
+		'familyA',
+		{ model: 'a-video', familyAPrompt: 'a fox', familyAOptions: { aspect_ratio: '16:9' } },
+	],
 	['generic', { model: 'g-video', genericPrompt: 'a fox' }],
 	['familyB', { model: 'b-video', familyBPrompt: 'a fox' }],
 	['familyC', { model: 'c-video', familyCPrompt: 'a fox' }],

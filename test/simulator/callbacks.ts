@@ -18,7 +18,8 @@ export class CallbackSender {
 	readonly sent: CallbackRecord[] = [];
 	private readonly inFlight = new Set<AbortController>();
 
-	send(url: string, body: unknown): void {
+	/** `onAnswered` gets the receiver's HTTP status, when it answers. */
+	send(url: string, body: unknown, onAnswered?: (status: number) => void): void {
 		const record: CallbackRecord = { url, body, at: Date.now() };
 		this.sent.push(record);
 		const controller = new AbortController();
@@ -27,6 +28,7 @@ export class CallbackSender {
 			.then(
 				(status) => {
 					record.status = status;
+					onAnswered?.(status);
 				},
 				(error: unknown) => {
 					record.error = error instanceof Error ? error.message : String(error);

@@ -6,7 +6,16 @@
  */
 import { DEFAULT_OPTIONS, startSimulator, type SimulatorOptions } from './index';
 
-type NumericSetting = 'port' | 'identityPort' | 'queuedMs' | 'runningMs' | 'latencyMs';
+type NumericSetting =
+	| 'port'
+	| 'identityPort'
+	| 'queuedMs'
+	| 'runningMs'
+	| 'latencyMs'
+	| 'taskAgeMs'
+	| 'rateLimitEvery'
+	| 'rateLimitPerSecond'
+	| 'rateLimitRetryAfterMs';
 type TextSetting = 'apiKey' | 'accessToken' | 'publicHost';
 
 interface Setting<Key> {
@@ -21,6 +30,14 @@ const NUMERIC_SETTINGS: Array<Setting<NumericSetting>> = [
 	{ key: 'queuedMs', flag: '--queued-ms', env: 'SIM_QUEUED_MS' },
 	{ key: 'runningMs', flag: '--running-ms', env: 'SIM_RUNNING_MS' },
 	{ key: 'latencyMs', flag: '--latency-ms', env: 'SIM_LATENCY_MS' },
+	{ key: 'taskAgeMs', flag: '--task-age-ms', env: 'SIM_TASK_AGE_MS' },
+	{ key: 'rateLimitEvery', flag: '--rate-limit-every', env: 'SIM_RATE_LIMIT_EVERY' },
+	{ key: 'rateLimitPerSecond', flag: '--rate-limit-per-second', env: 'SIM_RATE_LIMIT_PER_SECOND' },
+	{
+		key: 'rateLimitRetryAfterMs',
+		flag: '--rate-limit-retry-after-ms',
+		env: 'SIM_RATE_LIMIT_RETRY_AFTER_MS',
+	},
 ];
 const TEXT_SETTINGS: Array<Setting<TextSetting>> = [
 	{ key: 'apiKey', flag: '--api-key', env: 'SIM_API_KEY' },

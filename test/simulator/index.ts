@@ -5,4 +5,11 @@
 export { startSimulator, DEFAULT_OPTIONS } from './simulator';
 export { closedPortUrl } from './faults';
 export { MAGIC, UNKNOWN_STATUS_WORD } from './magic';
-export type { CallbackRecord, Fault, RecordedRequest, Simulator, SimulatorOptions } from './types';
+export type {
+	CallbackRecord,
+	Fault,
+	RecordedRequest,
+	Simulator,
+	SimulatorOptions,
+	Violation,
+} from './types';

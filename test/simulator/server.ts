@@ -1,11 +1,13 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import { faultReply } from './faultReplies';
 import type { FaultQueue } from './faults';
+import { retryAfterHeaders, type RateLimiter } from './rateLimit';
 import { json, type Reply } from './reply';
 import { findRoute, type Route } from './router';
 import { writeInSlices } from './sse';
 import type { TaskTable } from './tasks';
 import type { Timers } from './timers';
-import type { Fault, HostName, RecordedRequest, ResolvedOptions } from './types';
+import type { HostName, RecordedRequest, ResolvedOptions, Violation } from './types';
 
 export interface PipelineDeps {
 	routes: readonly Route[];
@@ -17,6 +19,8 @@ export interface PipelineDeps {
 	requestLog: RecordedRequest[];
 	/** Latency, delay faults and stream gaps; stopped on close(). */
 	requestTimers: Timers;
+	rateLimiter: RateLimiter;
+	violations: Violation[];
 }
 
 const CONTROL_PREFIX = '/__control/';
@@ -31,7 +35,7 @@ export function createRequestHandler(
 }
 
 /**
- * The pipeline: record → latency → injected fault → credentials → route.
+ * The pipeline: record → latency → injected fault → credentials → rate limit → route.
  * Recording comes first so tests see every attempt, including faulted and rejected ones.
  */
 async function handleRequest(
@@ -46,7 +50,7 @@ async function handleRequest(
 	const path = url.pathname;
 	const query = Object.fromEntries(url.searchParams);
 	const headers = flattenHeaders(req.headers);
-	const body = parseBody(rawBody);
+	const body = parseBody(rawBody, headers['content-type']);
 
 	if (path.startsWith(CONTROL_PREFIX)) {
 		const control = findRoute(deps.controlRoutes, host, method, path);
@@ -67,12 +71,26 @@ async function handleRequest(
 
 	const match = findRoute(deps.routes, host, method, path);
 	const isPublicFile = match?.route.isPublicFile === true;
+	let record: RecordedRequest | undefined;
 	if (!isPublicFile) {
 		const at = Date.now();
-		deps.requestLog.push({ host, method, path, query, headers, body, at });
+		record = { host, method, path, query, headers, body, at };
+		deps.requestLog.push(record);
 		const polledTaskId = match?.route.polledTaskId?.(match.params);
 		if (polledTaskId !== undefined) deps.tasks.recordPoll(polledTaskId, at);
+		if (host === 'identity' && headers.authorization !== undefined) {
+			// Spec: the identity host uses X-Access-Token "and no Authorization header".
+			deps.violations.push({
+				rule: 'authorization-on-identity-host',
+				at,
+				message: `${method} ${path} on the identity host carried an Authorization header.`,
+			});
+		}
 	}
+	const answer = async (reply: Reply): Promise<void> => {
+		if (record !== undefined) record.status = reply.kind === 'sse' ? 200 : reply.status;
+		await sendReply(res, reply, deps.requestTimers);
+	};
 
 	await deps.requestTimers.sleep(deps.options.latencyMs);
 
@@ -85,7 +103,7 @@ async function handleRequest(
 		if (fault.kind === 'delay') {
 			await deps.requestTimers.sleep(fault.ms);
 		} else {
-			await sendReply(res, faultReply(fault), deps.requestTimers);
+			await answer(faultReply(fault, { host, path, headers }));
 			return;
 		}
 	}
@@ -93,12 +111,19 @@ async function handleRequest(
 	if (!isPublicFile) {
 		const denial = checkCredentials(host, headers, deps.options);
 		if (denial !== undefined) {
-			await sendReply(res, denial, deps.requestTimers);
+			await answer(denial);
+			return;
+		}
+	}
+	if (!isPublicFile) {
+		const waitMs = deps.rateLimiter.check(Date.now());
+		if (waitMs !== undefined) {
+			await answer(rateLimited(host, waitMs));
 			return;
 		}
 	}
 	if (match === undefined) {
-		await sendReply(res, unknownRoute(host, method, path), deps.requestTimers);
+		await answer(unknownRoute(host, method, path));
 		return;
 	}
 	const reply = await match.route.handle({
@@ -110,7 +135,7 @@ async function handleRequest(
 		headers,
 		body,
 	});
-	await sendReply(res, reply, deps.requestTimers);
+	await answer(reply);
 }
 
 function checkCredentials(
@@ -135,6 +160,22 @@ function checkCredentials(
 	return json(401, { code: 401, message: 'invalid access token' });
 }
 
+function rateLimited(host: HostName, waitMs: number): Reply {
+	const message = 'Rate limit reached for requests; try again later.';
+	const body =
+		host === 'identity'
+			? { code: 429, message }
+			: {
+					error: {
+						message,
+						type: 'rate_limit_error',
+						param: null,
+						code: 'rate_limit_exceeded',
+					},
+				};
+	return json(429, body, retryAfterHeaders(waitMs));
+}
+
 function unknownRoute(host: HostName, method: string, path: string): Reply {
 	if (host === 'identity') return json(404, { code: 404, message: `not found: ${method} ${path}` });
 	return json(404, {
@@ -145,37 +186,6 @@ function unknownRoute(host: HostName, method: string, path: string): Reply {
 			code: 'unknown_url',
 		},
 	});
-}
-
-type AnsweringFault = Extract<Fault, { kind: 'status' } | { kind: 'malformed-json' }>;
-
-function faultReply(fault: AnsweringFault): Reply {
-	if (fault.kind === 'malformed-json') {
-		return {
-			kind: 'bytes',
-			status: 200,
-			contentType: 'application/json; charset=utf-8',
-			bytes: Buffer.from('{"id":"broken","choices":[{"index":0,'),
-		};
-	}
-	// A string body goes out verbatim (e.g. an HTML error page from a proxy).
-	if (typeof fault.body === 'string') {
-		return {
-			kind: 'bytes',
-			status: fault.status,
-			contentType: fault.headers?.['content-type'] ?? 'text/plain; charset=utf-8',
-			bytes: Buffer.from(fault.body),
-		};
-	}
-	const body = fault.body ?? {
-		error: {
-			message: `injected fault: HTTP ${fault.status}`,
-			type: 'server_error',
-			param: null,
-			code: null,
-		},
-	};
-	return json(fault.status, body, fault.headers);
 }
 
 async function sendReply(res: ServerResponse, reply: Reply, timers: Timers): Promise<void> {
@@ -238,15 +248,24 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
 	});
 }
 
-/** Parsed JSON; the raw text when it is not JSON; undefined when empty. */
-function parseBody(raw: Buffer): unknown {
+/**
+ * Parsed JSON when the Content-Type says JSON (spec: "All POST bodies are application/json");
+ * otherwise, or when it does not parse, the raw text, which every route refuses as a body.
+ */
+function parseBody(raw: Buffer, contentType: string | undefined): unknown {
 	if (raw.length === 0) return undefined;
 	const text = raw.toString('utf8');
+	if (!isJsonContentType(contentType)) return text;
 	try {
 		return JSON.parse(text) as unknown;
 	} catch {
 		return text;
 	}
+}
+
+function isJsonContentType(contentType: string | undefined): boolean {
+	const mediaType = contentType?.split(';')[0].trim().toLowerCase() ?? '';
+	return mediaType === 'application/json' || /^application\/[\w.+-]+\+json$/.test(mediaType);
 }
 
 function flattenHeaders(headers: IncomingHttpHeaders): Record<string, string> {

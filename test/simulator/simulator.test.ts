@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
-import { closedPortUrl, startSimulator, type Simulator } from './index';
+import { PNG_FILE } from './files';
+import { closedPortUrl, DEFAULT_OPTIONS, startSimulator, type Simulator } from './index';
 
 /** Reads a nested value: get(body, 'data.task_result.videos.0.url'). */
 function get(value: unknown, path: string): unknown {
@@ -130,7 +131,13 @@ beforeAll(async () => {
 afterAll(() => sim.close());
 beforeEach(() => {
 	sim.reset();
-	sim.setOptions({ queuedMs: 20, runningMs: 20, latencyMs: 0 });
+	sim.setOptions({
+		...DEFAULT_OPTIONS,
+		queuedMs: 20,
+		runningMs: 20,
+		port: undefined,
+		identityPort: undefined,
+	});
 });
 
 describe('authentication', () => {
@@ -159,6 +166,52 @@ describe('authentication', () => {
 		expect(recorded.map((request) => request.host)).toEqual(['identity', 'identity']);
 		expect(recorded[1].headers['x-access-token']).toBe(sim.accessToken);
 		expect(recorded[1].headers.authorization).toBeUndefined();
+		expect(sim.violations).toEqual([]);
+	});
+
+	it('records an Authorization header on the identity host as a violation, and still answers', async () => {
+		const answered = await call('POST', `${sim.identityUrl}/api/overseas/asset/upload/sync`, {
+			body: { images: ['https://x.test/a.png'] },
+			headers: { 'x-access-token': sim.accessToken, authorization: 'Bearer stray' },
+		});
+		expect(answered.status).toBe(200);
+		expect(sim.violations).toEqual([
+			{
+				rule: 'authorization-on-identity-host',
+				at: expect.any(Number),
+				message:
+					'POST /api/overseas/asset/upload/sync on the identity host carried an Authorization header.',
+			},
+		]);
+	});
+
+	it('parses a POST body only when its Content-Type is JSON', async () => {
+		const chat = JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'x' }] });
+		const asText = await fetch(`${sim.baseUrl}/v1/chat/completions`, {
+			method: 'POST',
+			headers: { authorization: `Bearer ${sim.apiKey}`, 'content-type': 'text/plain' },
+			body: chat,
+		});
+		expect(asText.status).toBe(400);
+		expect(await asText.json()).toEqual({
+			error: {
+				message: 'The request body must be a JSON object.',
+				type: 'invalid_request_error',
+				param: null,
+				code: null,
+			},
+		});
+		expect(sim.requests[0].body).toBe(chat);
+		expect(sim.requests[0].status).toBe(400);
+		const asJson = await fetch(`${sim.baseUrl}/v1/chat/completions`, {
+			method: 'POST',
+			headers: {
+				authorization: `Bearer ${sim.apiKey}`,
+				'content-type': 'application/json; charset=utf-8',
+			},
+			body: chat,
+		});
+		expect(asJson.status).toBe(200);
 	});
 });
 
@@ -271,6 +324,47 @@ describe('chat completions', () => {
 		expect(get(body, 'error.param')).toBe('temperature');
 		expect(get(body, 'error.type')).toBe('invalid_request_error');
 		expect(get(sim.requestsTo('POST', '/v1/chat/completions')[0], 'body.temperature')).toBe(3);
+	});
+
+	it('allows null content and tool_calls only on assistant messages', async () => {
+		const toolCall = {
+			id: 'call_1',
+			type: 'function',
+			function: { name: 'get_weather', arguments: '{"city":"Paris"}' },
+		};
+		const refusal = async (messages: object[]) => {
+			const { status, body } = await base('POST', '/v1/chat/completions', { model: 'm', messages });
+			return [status, get(body, 'error.param'), get(body, 'error.message')];
+		};
+		expect(
+			await refusal([
+				{ role: 'user', content: 'weather?' },
+				{ role: 'assistant', content: null, tool_calls: [toolCall] },
+				{ role: 'tool', tool_call_id: 'call_1', content: 'sunny' },
+			]),
+		).toEqual([200, undefined, undefined]);
+		expect(await refusal([{ role: 'user', content: null }])).toEqual([
+			400,
+			'messages[0].content',
+			"Missing required parameter: 'messages[0].content'.",
+		]);
+		expect(await refusal([{ role: 'assistant', content: null }])).toEqual([
+			400,
+			'messages[0].content',
+			"Missing required parameter: 'messages[0].content'.",
+		]);
+		expect(await refusal([{ role: 'user', content: 'x', tool_calls: [toolCall] }])).toEqual([
+			400,
+			'messages[0].tool_calls',
+			"'messages[0].tool_calls' is only allowed on assistant messages.",
+		]);
+		expect(
+			await refusal([{ role: 'assistant', content: null, tool_calls: [{ id: 'call_1' }] }]),
+		).toEqual([
+			400,
+			'messages[0].tool_calls[0]',
+			"'messages[0].tool_calls[0]' must be {id, type:'function', function:{name, arguments (a JSON string)}}.",
+		]);
 	});
 
 	it('streams chunks whose bytes arrive split mid-line, with keep-alive, usage and [DONE]', async () => {
@@ -414,7 +508,7 @@ describe('image edits', () => {
 		const { status, body } = await base('POST', '/v1/images/edits', {
 			model: 'img',
 			prompt: 'make it blue',
-			image: ['https://x.test/in.png', 'aGVsbG8gd29ybGQ='],
+			image: ['https://x.test/in.png', PNG_FILE.bytes.toString('base64')],
 			n: 2,
 			size: '2K',
 		});
@@ -445,6 +539,30 @@ describe('image edits', () => {
 		expect(
 			(await base('POST', '/v1/images/edits', { model: 'img', prompt: 'p', image: [] })).status,
 		).toBe(400);
+		const png = PNG_FILE.bytes.toString('base64');
+		for (const [image, accepted] of [
+			[png, true],
+			[`data:image/png;base64,${png}`, true],
+			['aGVsbG8gd29ybGQ=', false], // valid Base64 of "hello world": not an image
+			[`data:image/png;base64,aGVsbG8gd29ybGQ=`, false],
+			[png.slice(0, -1), false], // cut: no longer padded Base64
+			['./photo.png', false],
+			['ftp://x.test/a.png', false],
+		] as const) {
+			const answer = await base('POST', '/v1/images/edits', {
+				model: 'img',
+				prompt: 'p',
+				image: [image],
+			});
+			expect([image.slice(0, 24), answer.status]).toEqual([
+				image.slice(0, 24),
+				accepted ? 200 : 400,
+			]);
+			if (!accepted)
+				expect(get(answer.body, 'error.message')).toBe(
+					"'image[0]' must be an http(s) URL or Base64 image data.",
+				);
+		}
 		const broken = await base('POST', '/v1/images/edits', {
 			model: 'img',
 			prompt: 'BROKEN_URL',
@@ -455,20 +573,32 @@ describe('image edits', () => {
 });
 
 describe('task family S', () => {
-	it('goes queued → running → succeeded, with result files and a poll log', async () => {
+	const TEN_MINUTES = 10 * 60 * 1000;
+	const createS = async (text: string, extra: object = {}): Promise<string> => {
 		const created = await base('POST', '/v1/task/create', {
 			model: 'v',
-			content: [{ type: 'text', text: 'a cat' }],
+			content: [{ type: 'text', text }],
+			...extra,
 		});
-		const id = String(get(created.body, 'id'));
-		const seen = await pollUntil(
-			async () => (await base('GET', `/v1/task/get/${id}`)).body,
-			(body) => get(body, 'data.status') === 'succeeded',
-		);
-		expect(get(seen[0], 'code')).toBe('success');
-		expect(seen.map((body) => get(body, 'data.status'))).toContain('succeeded');
-		expect(sim.pollLog(id)).toHaveLength(seen.length);
-		const video = await fetch(String(get(seen[seen.length - 1], 'data.content.video_url')));
+		return String(get(created.body, 'id'));
+	};
+
+	it('goes queued → running → succeeded, with result files and a poll log', async () => {
+		// Queued 11 minutes, running 1: each query keeps to the polling rule after backdating.
+		sim.setOptions({ queuedMs: 11 * 60_000, runningMs: 60_000 });
+		const id = await createS('a cat');
+		const statuses: unknown[] = [];
+		let last: unknown;
+		for (const passedMs of [TEN_MINUTES, 60_000, 60_000]) {
+			sim.backdateTask(id, passedMs);
+			last = (await base('GET', `/v1/task/get/${id}`)).body;
+			statuses.push(get(last, 'data.status'));
+		}
+		expect(statuses).toEqual(['queued', 'running', 'succeeded']);
+		expect(get(last, 'code')).toBe('success');
+		expect(sim.pollLog(id)).toHaveLength(3);
+		expect(sim.violations).toEqual([]);
+		const video = await fetch(String(get(last, 'data.content.video_url')));
 		expect(video.headers.get('content-type')).toBe('video/mp4');
 		expect(
 			Buffer.from(await video.arrayBuffer())
@@ -477,27 +607,73 @@ describe('task family S', () => {
 		).toBe('ftyp');
 	});
 
+	it('answers a query earlier than 10 minutes, or within a minute of the last, with 429 and records it', async () => {
+		const id = await createS('a cat');
+		const early = await base('GET', `/v1/task/get/${id}`);
+		expect(early.status).toBe(429);
+		expect(early.headers.get('retry-after')).toBe('600');
+		expect(get(early.body, 'code')).toBe('TooManyRequests');
+		sim.backdateTask(id, TEN_MINUTES - 30_000);
+		const stillEarly = await base('GET', `/v1/task/get/${id}`);
+		expect(stillEarly.headers.get('retry-after')).toBe('30');
+		sim.backdateTask(id, 30_000);
+		expect((await base('GET', `/v1/task/get/${id}`)).status).toBe(200);
+		const again = await base('GET', `/v1/task/get/${id}`);
+		expect(again.status).toBe(429);
+		expect(again.headers.get('retry-after')).toBe('60');
+		sim.backdateTask(id, 45_000);
+		expect((await base('GET', `/v1/task/get/${id}`)).headers.get('retry-after')).toBe('15');
+		sim.backdateTask(id, 15_000);
+		expect((await base('GET', `/v1/task/get/${id}`)).status).toBe(200);
+		expect(sim.violations.map(({ rule, taskId }) => [rule, taskId])).toEqual([
+			['task-s-query-too-early', id],
+			['task-s-query-too-early', id],
+			['task-s-query-too-often', id],
+			['task-s-query-too-often', id],
+		]);
+		const control = await call('GET', `${sim.baseUrl}/__control/violations`);
+		expect(get(control.body, 'violations.3.rule')).toBe('task-s-query-too-often');
+		expect(sim.pollLog(id)).toHaveLength(6);
+	});
+
+	it('allows an early query once the final callback was delivered, and tasks created in the past', async () => {
+		const receiver = await startReceiver();
+		try {
+			const id = await createS('x', { callback_url: receiver.url });
+			await waitFor(() =>
+				sim.callbacks.some(
+					(callback) => get(callback.body, 'status') === 'succeeded' && callback.status === 204,
+				),
+			);
+			expect((await base('GET', `/v1/task/get/${id}`)).status).toBe(200);
+		} finally {
+			await receiver.close();
+		}
+		sim.setOptions({ taskAgeMs: TEN_MINUTES, queuedMs: 60_000, runningMs: 60_000 });
+		const old = await createS('y');
+		const record = await base('GET', `/v1/task/get/${old}`);
+		expect(record.status).toBe(200);
+		expect(get(record.body, 'data.status')).toBe('succeeded');
+		const backdate = await call('POST', `${sim.baseUrl}/__control/tasks/${old}/backdate`, {
+			body: { ms: 60_000 },
+		});
+		expect(backdate.body).toEqual({ ok: true });
+		expect((await base('GET', `/v1/task/get/${old}`)).status).toBe(200);
+		expect(sim.violations).toEqual([]);
+		sim.setOptions({ taskAgeMs: 0 });
+	});
+
 	it('fails on FAIL, reports unknown statuses, business errors and unknown ids', async () => {
-		const failed = await base('POST', '/v1/task/create', {
-			model: 'v',
-			content: [{ type: 'text', text: 'please FAIL' }],
+		sim.setOptions({ taskAgeMs: TEN_MINUTES });
+		const failed = await base('GET', `/v1/task/get/${await createS('please FAIL')}`);
+		expect(get(failed.body, 'data.status')).toBe('failed');
+		expect(get(failed.body, 'data.error')).toEqual({
+			code: 'GenerationFailed',
+			message: expect.stringMatching(/^video generation failed for task cgt-/),
 		});
-		const seen = await pollUntil(
-			async () => (await base('GET', `/v1/task/get/${String(get(failed.body, 'id'))}`)).body,
-			(body) => get(body, 'data.status') === 'failed',
-		);
-		expect(get(seen[seen.length - 1], 'data.error.code')).toEqual(expect.any(String));
-		const mystery = await base('POST', '/v1/task/create', {
-			model: 'v',
-			content: [{ type: 'text', text: 'UNKNOWN_STATUS' }],
-		});
-		await new Promise((resolve) => setTimeout(resolve, 60));
-		expect(
-			get(
-				(await base('GET', `/v1/task/get/${String(get(mystery.body, 'id'))}`)).body,
-				'data.status',
-			),
-		).toBe('mystery_state');
+		const mystery = await base('GET', `/v1/task/get/${await createS('UNKNOWN_STATUS')}`);
+		expect(get(mystery.body, 'data.status')).toBe('mystery_state');
+		sim.setOptions({ taskAgeMs: 0 });
 		const quota = await base('POST', '/v1/task/create', {
 			model: 'v',
 			content: [{ type: 'text', text: 'BUSINESS_ERROR' }],
@@ -509,7 +685,43 @@ describe('task family S', () => {
 		expect(get(missing.body, 'code')).toBe('NotFound');
 	});
 
-	it('calls back on every status change, the final state twice', async () => {
+	it('checks media roles against their type, and the ratio form', async () => {
+		const create = async (fields: object) => {
+			const { status, body } = await base('POST', '/v1/task/create', {
+				model: 'v',
+				content: [{ type: 'text', text: 'x' }],
+				...fields,
+			});
+			return [status, get(body, 'message') ?? 'created'];
+		};
+		const media = (type: string, role: string) => ({
+			content: [{ type, [type]: { url: 'https://x.test/m' }, role }],
+		});
+		for (const [type, role] of [
+			['image_url', 'reference_image'],
+			['image_url', 'first_frame'],
+			['image_url', 'last_frame'],
+			['video_url', 'reference_video'],
+			['audio_url', 'reference_audio'],
+		])
+			expect(await create(media(type, role))).toEqual([200, 'created']);
+		expect(await create(media('image_url', 'reference_audio'))).toEqual([
+			400,
+			"'content[0].role' must be one of reference_image, first_frame, last_frame for image_url items.",
+		]);
+		expect(await create(media('video_url', 'first_frame'))).toEqual([
+			400,
+			"'content[0].role' must be one of reference_video for video_url items.",
+		]);
+		expect(await create({ ratio: '21:9' })).toEqual([200, 'created']);
+		for (const ratio of ['wide', '16x9', '0:9', 'adaptive'])
+			expect(await create({ ratio })).toEqual([
+				400,
+				"'ratio' must be an aspect ratio in the form '<w>:<h>'.",
+			]);
+	});
+
+	it('calls back on every status change, the final state twice, then a stale running', async () => {
 		const receiver = await startReceiver();
 		try {
 			await base('POST', '/v1/task/create', {
@@ -517,18 +729,19 @@ describe('task family S', () => {
 				content: [{ type: 'text', text: 'x' }],
 				callback_url: receiver.url,
 			});
-			await waitFor(() => receiver.bodies.length >= 4);
+			await waitFor(() => receiver.bodies.length >= 5);
 			expect(receiver.bodies.map((body) => get(body, 'status'))).toEqual([
 				'queued',
 				'running',
 				'succeeded',
 				'succeeded',
+				'running',
 			]);
 			expect(get(receiver.bodies[2], 'content.video_url')).toEqual(
 				expect.stringContaining('/files/'),
 			);
 			await waitFor(() => sim.callbacks.every((callback) => callback.status !== undefined));
-			expect(sim.callbacks.map((callback) => callback.status)).toEqual([204, 204, 204, 204]);
+			expect(sim.callbacks.map((callback) => callback.status)).toEqual([204, 204, 204, 204, 204]);
 		} finally {
 			await receiver.close();
 		}
@@ -559,6 +772,7 @@ describe('family A', () => {
 			model_name: 'k',
 			prompt: 'a dog',
 			image_list: [{ image_url: 'https://x.test/a.png' }],
+			aspect_ratio: '16:9',
 		});
 		expect(created.body).toMatchObject({
 			code: 0,
@@ -602,6 +816,63 @@ describe('family A', () => {
 			image: 'https://x.test/a.png',
 		});
 		expect(busy.body).toMatchObject({ code: 1303, message: 'concurrency limit' });
+	});
+
+	it('checks omni-video aspect_ratio, list items and image2video frames', async () => {
+		const omni = async (fields: object) =>
+			get(
+				(
+					await base('POST', '/vendor-a/v1/videos/omni-video', {
+						model_name: 'k',
+						prompt: 'p',
+						...fields,
+					})
+				).body,
+				'message',
+			);
+		expect(await omni({})).toBe(
+			"'aspect_ratio' is required unless image_list has a first_frame or video_list edits a video (refer_type 'base').",
+		);
+		expect(
+			await omni({ image_list: [{ image_url: 'https://x.test/a.png', type: 'first_frame' }] }),
+		).toBe('');
+		expect(
+			await omni({ video_list: [{ video_url: 'https://x.test/a.mp4', refer_type: 'base' }] }),
+		).toBe('');
+		expect(await omni({ aspect_ratio: '1:1', video_list: [{ refer_type: 'base' }] })).toBe(
+			"'video_list[0]' must be an object with an http(s) video_url.",
+		);
+		expect(
+			await omni({
+				aspect_ratio: '1:1',
+				video_list: [{ video_url: 'https://x.test/a.mp4', refer_type: 'edit' }],
+			}),
+		).toBe("'video_list[0]' refer_type must be 'feature' or 'base'.");
+		expect(await omni({ aspect_ratio: '1:1', element_list: [{ id: 'x' }] })).toBe(
+			"'element_list[0]' must be an object with an element_id.",
+		);
+		expect(await omni({ aspect_ratio: '1:1', image_list: [{ image_url: 'not an image' }] })).toBe(
+			"'image_list[0]' needs an image_url (http(s) URL or raw Base64 image) and, if typed, type first_frame or end_frame.",
+		);
+		const png = PNG_FILE.bytes.toString('base64');
+		const frame = async (image: string) =>
+			get(
+				(
+					await base('POST', '/vendor-a/v1/videos/image2video', {
+						model_name: 'k',
+						prompt: 'p',
+						image,
+					})
+				).body,
+				'message',
+			);
+		expect(await frame(png)).toBe('');
+		expect(await frame(`data:image/png;base64,${png}`)).toBe(
+			"'image' must be an http(s) URL or raw Base64 image data.",
+		);
+		expect(await frame('aGVsbG8gd29ybGQ=')).toBe(
+			"'image' must be an http(s) URL or raw Base64 image data.",
+		);
 	});
 });
 
@@ -716,17 +987,40 @@ describe('asset review', () => {
 		expect(get(body, 'result.items.2')).toBeUndefined();
 	});
 
-	it('validates limits and group_source, and fails whole batches', async () => {
+	it('answers HTTP 400 for bad bodies, private hosts included, and fails whole batches', async () => {
+		const refusal = async (body: object) => {
+			const answer = await identity(body);
+			return [answer.status, get(answer.body, 'code'), get(answer.body, 'message')];
+		};
+		expect(await refusal({ images: Array(51).fill('https://x.test/a.png') })).toEqual([
+			400,
+			400,
+			"'images' must have at most 50 element(s), got 51.",
+		]);
+		expect(await refusal({ images: ['ftp://x.test/a.png'] })).toEqual([
+			400,
+			400,
+			"'images[0]' must be a public http or https URL.",
+		]);
+		for (const privateUrl of [
+			'http://localhost:8080/a.png',
+			'http://127.0.0.1/a.png',
+			'https://10.1.2.3/a.png',
+			'https://172.20.0.1/a.png',
+			'https://192.168.1.5/a.png',
+			'https://169.254.169.254/latest',
+			'https://[::1]/a.png',
+		]) {
+			expect(await refusal({ images: ['https://x.test/ok.png', privateUrl] })).toEqual([
+				400,
+				400,
+				"'images[1]' must be a public http or https URL.",
+			]);
+		}
 		expect(
-			get((await identity({ images: Array(51).fill('https://x.test/a.png') })).body, 'code'),
-		).toBe(400);
-		expect(get((await identity({ images: ['ftp://x.test/a.png'] })).body, 'code')).toBe(400);
-		expect(
-			get(
-				(await identity({ images: ['https://x.test/a.png'], group_source: 'real_person' })).body,
-				'code',
-			),
-		).toBe(400);
+			await refusal({ images: ['https://x.test/a.png'], group_source: 'real_person' }),
+		).toEqual([400, 400, "'group_source' is only allowed together with 'group_id'."]);
+		expect((await identity({ images: ['https://172.32.0.1/public.png'] })).status).toBe(200);
 		expect((await identity({ images: ['https://x.test/batchfail.png'] })).body).toMatchObject({
 			status: 'failed',
 			error_message: 'review service failed',
@@ -772,6 +1066,117 @@ describe('faults and latency', () => {
 		expect((await base('POST', '/v1/chat/completions', chat)).status).toBe(429);
 		expect((await base('POST', '/v1/chat/completions', chat)).status).toBe(200);
 		expect(sim.requestsTo('POST', '/v1/chat/completions')).toHaveLength(3);
+	});
+
+	it('rate-limit mode refuses every Nth request with Retry-After and retry-after-ms', async () => {
+		sim.setOptions({ rateLimitEvery: 3, rateLimitRetryAfterMs: 1500 });
+		const chat = { model: 'm', messages: [{ role: 'user', content: 'x' }] };
+		const statuses: number[] = [];
+		for (let index = 0; index < 6; index++) {
+			const answer = await base('POST', '/v1/chat/completions', chat);
+			statuses.push(answer.status);
+			if (answer.status === 429) {
+				expect(answer.headers.get('retry-after')).toBe('2');
+				expect(answer.headers.get('retry-after-ms')).toBe('1500');
+				expect(answer.body).toEqual({
+					error: {
+						message: 'Rate limit reached for requests; try again later.',
+						type: 'rate_limit_error',
+						param: null,
+						code: 'rate_limit_exceeded',
+					},
+				});
+			}
+		}
+		expect(statuses).toEqual([200, 200, 429, 200, 200, 429]);
+		expect(sim.requests.map((request) => request.status)).toEqual(statuses);
+		// The identity host counts too: requests 7 and 8 pass, 9 is refused in its own shape.
+		expect((await identity({ images: ['https://x.test/a.png'] })).status).toBe(200);
+		expect((await identity({ images: ['https://x.test/a.png'] })).status).toBe(200);
+		expect((await identity({ images: ['https://x.test/a.png'] })).body).toEqual({
+			code: 429,
+			message: 'Rate limit reached for requests; try again later.',
+		});
+	});
+
+	it('rate-limit mode keeps a budget of requests per rolling second, set through the control route', async () => {
+		const set = await call('POST', `${sim.baseUrl}/__control/options`, {
+			body: { rateLimitPerSecond: 2 },
+		});
+		expect(set.body).toEqual({ ok: true });
+		const chat = { model: 'm', messages: [{ role: 'user', content: 'x' }] };
+		const answers = [];
+		for (let index = 0; index < 3; index++)
+			answers.push(await base('POST', '/v1/chat/completions', chat));
+		expect(answers.map((answer) => answer.status)).toEqual([200, 200, 429]);
+		const waitMs = Number(answers[2].headers.get('retry-after-ms'));
+		expect(waitMs).toBeGreaterThan(0);
+		expect(waitMs).toBeLessThanOrEqual(1000);
+		expect(answers[2].headers.get('retry-after')).toBe('1');
+		sim.reset();
+		expect((await base('POST', '/v1/chat/completions', chat)).status).toBe(200);
+	});
+
+	it('answers a proxy HTML error page, and error bodies that echo the key', async () => {
+		sim.injectFault({ path: '/v1/videos', kind: 'html-error' });
+		const page = await base('POST', '/v1/videos', { model: 'g', prompt: 'x' });
+		expect(page.status).toBe(502);
+		expect(page.headers.get('content-type')).toBe('text/html');
+		expect(page.text).toMatch(
+			/^<!DOCTYPE html>\r\n<html>\r\n<head><title>502 Bad Gateway<\/title>/,
+		);
+		sim.injectFault({ path: '/v1/chat/completions', kind: 'echo-key', status: 401 });
+		const echoed = await base('POST', '/v1/chat/completions', {});
+		expect(echoed.status).toBe(401);
+		expect(echoed.body).toEqual({
+			error: {
+				message: `Incorrect API key provided: ${sim.apiKey}. Check the key in the console.`,
+				type: 'invalid_request_error',
+				param: null,
+				code: 'invalid_api_key',
+				details: {
+					request: { headers: { authorization: `Bearer ${sim.apiKey}` } },
+					key: sim.apiKey,
+				},
+			},
+		});
+		sim.injectFault({ path: '/api/overseas', kind: 'echo-key' });
+		const review = await identity({ images: ['https://x.test/a.png'] });
+		expect([review.status, get(review.body, 'detail.request.headers.x-access-token')]).toEqual([
+			400,
+			sim.accessToken,
+		]);
+		expect(get(review.body, 'message')).toBe(
+			`access token ${sim.accessToken} has no permission for this group`,
+		);
+	});
+
+	it('breaks streams with in-stream errors that can echo the key', async () => {
+		sim.injectFault({ path: '/v1/chat/completions', kind: 'stream-error', echoKey: true });
+		const chat = await base('POST', '/v1/chat/completions', {});
+		expect(chat.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+		expect(dataPayloads(chat.text)[1]).toEqual({
+			error: {
+				message: `upstream rejected key ${sim.apiKey}`,
+				type: 'server_error',
+				code: 'upstream_error',
+			},
+		});
+		expect(chat.text).not.toContain('[DONE]');
+		const set = await call('POST', `${sim.baseUrl}/__control/faults`, {
+			body: { path: '/v1/responses', kind: 'stream-error', echoKey: true },
+		});
+		expect(set.body).toEqual({ ok: true });
+		const responses = await base('POST', '/v1/responses', {});
+		expect(responses.text).toContain('event: error\n');
+		expect(dataPayloads(responses.text).map((event) => get(event, 'type'))).toEqual([
+			'response.created',
+			'error',
+			'response.failed',
+		]);
+		expect(get(dataPayloads(responses.text)[1], 'message')).toBe(
+			`upstream rejected key ${sim.apiKey}`,
+		);
 	});
 
 	it('sends malformed JSON, drops connections, delays, and explains refuse', async () => {

@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import { CallbackSender } from './callbacks';
 import { FaultQueue, matchesPath } from './faults';
 import { FileStore } from './files';
+import { RateLimiter } from './rateLimit';
 import { gatewayRoutes } from './routes';
 import { controlRoutes } from './routes/control';
 import { createRequestHandler, type PipelineDeps } from './server';
@@ -16,6 +17,7 @@ import type {
 	ResolvedOptions,
 	Simulator,
 	SimulatorOptions,
+	Violation,
 } from './types';
 
 export const DEFAULT_OPTIONS: ResolvedOptions = {
@@ -27,6 +29,10 @@ export const DEFAULT_OPTIONS: ResolvedOptions = {
 	runningMs: 100,
 	latencyMs: 0,
 	publicHost: '127.0.0.1',
+	taskAgeMs: 0,
+	rateLimitEvery: 0,
+	rateLimitPerSecond: 0,
+	rateLimitRetryAfterMs: 1000,
 };
 
 const LISTEN_HOST = '127.0.0.1';
@@ -45,6 +51,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 
 class GatewaySimulator implements Simulator {
 	readonly requests: RecordedRequest[] = [];
+	readonly violations: Violation[] = [];
 	baseUrl = '';
 	identityUrl = '';
 
@@ -54,6 +61,7 @@ class GatewaySimulator implements Simulator {
 	private readonly faults = new FaultQueue();
 	private readonly callbackSender = new CallbackSender();
 	private readonly tasks: TaskTable;
+	private readonly rateLimiter: RateLimiter;
 	private readonly state: SimState;
 	private readonly servers: Record<HostName, Server>;
 	private basePort = 0;
@@ -62,6 +70,7 @@ class GatewaySimulator implements Simulator {
 	constructor(options: ResolvedOptions) {
 		this.options = options;
 		this.tasks = new TaskTable(this.lifecycleTimers);
+		this.rateLimiter = new RateLimiter(options);
 		this.state = {
 			options,
 			tasks: this.tasks,
@@ -69,6 +78,7 @@ class GatewaySimulator implements Simulator {
 			callbacks: this.callbackSender,
 			lifecycleTimers: this.lifecycleTimers,
 			storedResponses: new Map(),
+			violations: this.violations,
 			fileUrl: (name) => `http://${this.options.publicHost}:${this.basePort}/files/${name}`,
 		};
 		const deps: PipelineDeps = {
@@ -79,6 +89,8 @@ class GatewaySimulator implements Simulator {
 			tasks: this.tasks,
 			requestLog: this.requests,
 			requestTimers: this.requestTimers,
+			rateLimiter: this.rateLimiter,
+			violations: this.violations,
 		};
 		this.servers = {
 			base: createServer(createRequestHandler('base', deps)),
@@ -120,6 +132,10 @@ class GatewaySimulator implements Simulator {
 		return this.tasks.pollsOf(taskId);
 	}
 
+	backdateTask(taskId: string, ms: number): void {
+		this.tasks.backdate(taskId, ms);
+	}
+
 	setOptions(partial: Partial<SimulatorOptions>): void {
 		// Ports are fixed once listening; everything else is read live.
 		const changeable = definedOnly(partial);
@@ -130,7 +146,9 @@ class GatewaySimulator implements Simulator {
 
 	reset(): void {
 		this.requests.length = 0;
+		this.violations.length = 0;
 		this.faults.clear();
+		this.rateLimiter.reset();
 		this.lifecycleTimers.cancelAll();
 		this.callbackSender.clear();
 		this.tasks.clear();

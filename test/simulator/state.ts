@@ -2,7 +2,7 @@ import type { CallbackSender } from './callbacks';
 import type { FileStore } from './files';
 import type { TaskTable } from './tasks';
 import type { Timers } from './timers';
-import type { ResolvedOptions } from './types';
+import type { ResolvedOptions, Violation } from './types';
 
 /** A stored response, for previous_response_id chaining. */
 export interface StoredResponse {
@@ -20,6 +20,8 @@ export interface SimState {
 	/** Task lifecycles and delayed reviews; cancelled on reset() and close(). */
 	readonly lifecycleTimers: Timers;
 	readonly storedResponses: Map<string, StoredResponse>;
+	/** Spec rules a client broke; shared with the Simulator object. */
+	readonly violations: Violation[];
 	/** Absolute URL of a simulator-served file, using publicHost. */
 	fileUrl(name: string): string;
 }

@@ -26,6 +26,10 @@ export interface SimTask {
 	runningMs: number;
 	outcome: 'succeeded' | 'failed';
 	reportsUnknownStatus: boolean;
+	/** Task family S polling rule: when the last query the rule allowed was answered. */
+	lastAllowedQueryAt?: number;
+	/** Task family S polling rule: a final-state callback reached its receiver (HTTP 2xx). */
+	finalCallbackDelivered?: boolean;
 }
 
 /** Status at a moment, driven purely by time since creation. */
@@ -57,6 +61,34 @@ export function isTerminal(status: TaskStatus): boolean {
 /** Upstreams retry final-state callbacks; the duplicate follows this long after the first. */
 export const DUPLICATE_CALLBACK_GAP_MS = 25;
 
+/**
+ * Task family S polling rule (spec, GET /v1/task/get/{id} and Limits): the first query only
+ * when no callback arrived 10 minutes after creation, then at most once per minute per task.
+ */
+export const TASK_S_FIRST_QUERY_AFTER_MS = 10 * 60 * 1000;
+export const TASK_S_QUERY_INTERVAL_MS = 60 * 1000;
+
+export interface PollingVerdict {
+	rule: 'task-s-query-too-early' | 'task-s-query-too-often';
+	/** When the query would have been allowed. */
+	allowedAt: number;
+}
+
+/** Undefined when a Task family S query at `at` keeps to the rule. */
+export function taskSPollingVerdict(task: SimTask, at: number): PollingVerdict | undefined {
+	const verdicts: PollingVerdict[] = [];
+	const firstAllowedAt = task.createdAt + TASK_S_FIRST_QUERY_AFTER_MS;
+	if (task.finalCallbackDelivered !== true && at < firstAllowedAt)
+		verdicts.push({ rule: 'task-s-query-too-early', allowedAt: firstAllowedAt });
+	if (task.lastAllowedQueryAt !== undefined) {
+		const nextAllowedAt = task.lastAllowedQueryAt + TASK_S_QUERY_INTERVAL_MS;
+		if (at < nextAllowedAt)
+			verdicts.push({ rule: 'task-s-query-too-often', allowedAt: nextAllowedAt });
+	}
+	// Both broken: the later time is the one the client must wait for.
+	return verdicts.sort((a, b) => b.allowedAt - a.allowedAt)[0];
+}
+
 /** All video tasks of all families, plus the log of polls against them. */
 export class TaskTable {
 	private readonly byAlias = new Map<string, SimTask>();
@@ -66,20 +98,36 @@ export class TaskTable {
 
 	/**
 	 * Registers the task; `onStatus` (for callbacks) is then called at creation, at every
-	 * status change, and twice for the final state, as upstreams do.
+	 * status change, twice for the final state (upstreams retry), and once more with a stale
+	 * `running` after that (upstream notes: out-of-order delivery must be expected). A task
+	 * created in the past (taskAgeMs) sends what it would have sent by now at once, in order.
 	 */
 	add(task: SimTask, onStatus?: (status: TaskStatus) => void): void {
 		for (const alias of task.aliases) this.byAlias.set(alias, task);
 		if (onStatus === undefined) return;
+		const age = Date.now() - task.createdAt;
+		const at = (offsetMs: number, status: TaskStatus): void =>
+			this.timers.schedule(offsetMs - age, () => onStatus(status));
 		if (task.reportsUnknownStatus) {
-			this.timers.schedule(0, () => onStatus('unknown'));
+			at(0, 'unknown');
 			return;
 		}
 		const terminalAt = task.queuedMs + task.runningMs;
-		this.timers.schedule(0, () => onStatus('queued'));
-		this.timers.schedule(task.queuedMs, () => onStatus('running'));
-		this.timers.schedule(terminalAt, () => onStatus(task.outcome));
-		this.timers.schedule(terminalAt + DUPLICATE_CALLBACK_GAP_MS, () => onStatus(task.outcome));
+		at(0, 'queued');
+		at(task.queuedMs, 'running');
+		at(terminalAt, task.outcome);
+		at(terminalAt + DUPLICATE_CALLBACK_GAP_MS, task.outcome);
+		at(terminalAt + 2 * DUPLICATE_CALLBACK_GAP_MS, 'running');
+	}
+
+	/** Moves a task's creation and previous queries `ms` into the past. */
+	backdate(id: string, ms: number): void {
+		const task = this.byAlias.get(id);
+		if (task === undefined) throw new Error(`unknown task: ${id}`);
+		if (!Number.isFinite(ms) || ms < 0)
+			throw new Error(`backdate needs a non-negative number of ms, got ${ms}`);
+		task.createdAt -= ms;
+		if (task.lastAllowedQueryAt !== undefined) task.lastAllowedQueryAt -= ms;
 	}
 
 	find(id: string): SimTask | undefined {

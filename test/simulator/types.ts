@@ -17,6 +17,17 @@ export interface SimulatorOptions {
 	latencyMs?: number;
 	/** Host name used in result URLs. Default '127.0.0.1'. */
 	publicHost?: string;
+	/**
+	 * New video tasks are recorded as created this long ago (their timeline, callbacks and
+	 * polling rule included), so a test can model "created long enough ago". Default 0.
+	 */
+	taskAgeMs?: number;
+	/** Rate-limit mode: every Nth gateway request is answered 429. 0 (default) = off. */
+	rateLimitEvery?: number;
+	/** Rate-limit mode: at most this many gateway requests per rolling second. 0 (default) = off. */
+	rateLimitPerSecond?: number;
+	/** `Retry-After` (rounded up to seconds) and `retry-after-ms` of a rate-limited answer. Default 1000. */
+	rateLimitRetryAfterMs?: number;
 }
 
 export type ResolvedOptions = Required<SimulatorOptions>;
@@ -33,6 +44,17 @@ export interface RecordedRequest {
 	/** Parsed JSON, the raw string when the body is not JSON, undefined when empty. */
 	body: unknown;
 	at: number;
+	/** HTTP status of the answer, once sent; undefined while pending or when the socket was dropped. */
+	status?: number;
+}
+
+/** A rule of the spec a client broke; tests read these (the jest fixture fails on any). */
+export interface Violation {
+	rule: 'task-s-query-too-early' | 'task-s-query-too-often' | 'authorization-on-identity-host';
+	/** The task concerned, for the polling rules. */
+	taskId?: string;
+	at: number;
+	message: string;
 }
 
 export type Fault = {
@@ -44,6 +66,12 @@ export type Fault = {
 } & (
 	| { kind: 'status'; status: number; headers?: Record<string, string>; body?: unknown }
 	| { kind: 'malformed-json' }
+	/** A proxy's HTML error page (text/html), default HTTP 502. */
+	| { kind: 'html-error'; status?: number }
+	/** An error body echoing the caller's key in the message, a nested field and as `Bearer <key>`; default HTTP 400. */
+	| { kind: 'echo-key'; status?: number }
+	/** HTTP 200 stream that breaks with an in-stream error (chat `data: {error}`, Responses `event: error`). */
+	| { kind: 'stream-error'; echoKey?: boolean }
 	| { kind: 'delay'; ms: number }
 	| { kind: 'drop' }
 	/** Cannot happen on a listening port: injectFault throws; use closedPortUrl() instead. */
@@ -74,9 +102,16 @@ export interface Simulator {
 	/** Timestamps of every GET on that task (any of its ids), faulted ones included. */
 	pollLog(taskId: string): number[];
 	callbacks: CallbackRecord[];
+	/** Spec rules a client broke (Task family S polling, Authorization on the identity host). */
+	violations: Violation[];
+	/**
+	 * Moves a task's history (creation, previous queries, timeline) `ms` into the past, as if
+	 * that much time had passed for it. Throws for an unknown id.
+	 */
+	backdateTask(taskId: string, ms: number): void;
 	/** Ports cannot change after start; everything else applies to later requests and tasks. */
 	setOptions(partial: Partial<SimulatorOptions>): void;
-	/** Clears the request log, callbacks, faults, tasks, stored responses and pending timers. */
+	/** Clears the request log, callbacks, violations, faults, rate-limit counters, tasks, stored responses and pending timers. */
 	reset(): void;
 	close(): Promise<void>;
 }

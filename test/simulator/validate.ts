@@ -29,6 +29,32 @@ export function isHttpUrl(value: string): boolean {
 	}
 }
 
+/**
+ * An http(s) URL whose host is not local or private (loopback, RFC 1918, link-local, unique
+ * local IPv6, `localhost`): the gateway must be able to fetch it from the internet.
+ */
+export function isPublicHttpUrl(value: string): boolean {
+	if (!isHttpUrl(value)) return false;
+	const host = new URL(value).hostname.toLowerCase().replace(/^\[|\]$/g, '');
+	if (host === 'localhost' || host.endsWith('.localhost')) return false;
+	const octets = /^(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(host)?.slice(1).map(Number);
+	if (octets !== undefined) {
+		const [a, b] = octets;
+		return !(
+			a === 0 ||
+			a === 10 ||
+			a === 127 ||
+			(a === 169 && b === 254) ||
+			(a === 172 && b >= 16 && b <= 31) ||
+			(a === 192 && b === 168) ||
+			(a === 100 && b >= 64 && b <= 127)
+		);
+	}
+	if (host.includes(':'))
+		return !(host === '::' || host === '::1' || /^f[cd]|^fe[89ab]/.test(host));
+	return true;
+}
+
 export function firstIssue(...checks: Array<Issue | undefined>): Issue | undefined {
 	return checks.find((check): check is Issue => check !== undefined);
 }

@@ -47,6 +47,7 @@ const image2video = (extra: object) => ({ model_name: 'm', prompt: 'p', ...extra
 const omni = (imageUrl: string) => ({
 	model_name: 'm',
 	prompt: 'p',
+	aspect_ratio: '16:9',
 	image_list: [{ image_url: imageUrl }],
 });
 const familyC = (extra: object) => ({ model: 'm', prompt: 'p', ...extra });

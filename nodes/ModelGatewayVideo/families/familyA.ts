@@ -165,7 +165,22 @@ export const familyAEditor: FamilyEditor = {
 				{
 					displayName: 'Image',
 					name: 'images',
-					values: [{ displayName: 'Image URL', name: 'image_url', type: 'string', default: '' }],
+					values: [
+						{ displayName: 'Image URL', name: 'image_url', type: 'string', default: '' },
+						{
+							displayName: 'Use As',
+							name: 'type',
+							type: 'options',
+							options: [
+								{ name: 'Reference', value: '' },
+								{ name: 'First Frame', value: 'first_frame' },
+								{ name: 'Last Frame', value: 'end_frame' },
+							],
+							default: '',
+							description:
+								"A first frame also sets the video's shape, so Aspect Ratio is then not needed",
+						},
+					],
 				},
 			],
 		},
@@ -175,7 +190,8 @@ export const familyAEditor: FamilyEditor = {
 				name: 'aspect_ratio',
 				type: 'string',
 				default: '16:9',
-				description: 'Normally required unless a first frame or video editing is used',
+				description:
+					'Required for omni-video unless a reference image is used as the first frame or a reference video is edited',
 			},
 			{
 				displayName: 'Callback URL',
@@ -376,7 +392,10 @@ export const familyAEditor: FamilyEditor = {
 		} else {
 			const images = (
 				context.getNodeParameter(`${IMAGE_LIST}.images`, itemIndex, []) as IDataObject[]
-			).map((image) => ({ image_url: image.image_url }));
+			).map((image) => ({
+				image_url: image.image_url,
+				...(typeof image.type === 'string' && image.type !== '' ? { type: image.type } : {}),
+			}));
 			body = validateRequest(
 				familyAOmniVideoSchema,
 				{

@@ -7,7 +7,7 @@ import type { SimState } from '../state';
 import { DUPLICATE_CALLBACK_GAP_MS } from '../tasks';
 import {
 	firstIssue,
-	isHttpUrl,
+	isPublicHttpUrl,
 	isRecord,
 	notAnObject,
 	optionalArray,
@@ -36,10 +36,10 @@ export function assetReviewRoutes(state: SimState): Route[] {
 	];
 }
 
-// Like Family A, the review service reports request problems in its own envelope inside an
-// HTTP 200 answer; only authentication failures use HTTP statuses.
+// HTTP 400 with the review envelope's own numeric code (the spec shows no failure status;
+// this README documents this one).
 function reviewError(message: string): Reply {
-	return json(200, { code: 400, message, error_message: message });
+	return json(400, { code: 400, message, error_message: message });
 }
 
 function reviewAssets(state: SimState, body: unknown): Reply {
@@ -132,7 +132,7 @@ function validateReview(body: JsonObject): Issue | undefined {
 	const listKey = Array.isArray(body.asset_url_list) ? 'asset_url_list' : 'images';
 	const urls = body[listKey];
 	const badUrl = Array.isArray(urls)
-		? urls.findIndex((url) => typeof url !== 'string' || !isHttpUrl(url))
+		? urls.findIndex((url) => typeof url !== 'string' || !isPublicHttpUrl(url))
 		: -1;
 	const groupSource = body.group_source;
 	return firstIssue(

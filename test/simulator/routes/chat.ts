@@ -121,8 +121,19 @@ function validateMessages(messages: unknown[]): Issue | undefined {
 		if (typeof message.role !== 'string' || message.role === '')
 			return { param: `${param}.role`, message: `Missing required parameter: '${param}.role'.` };
 		const content = message.content;
-		const hasToolCalls = Array.isArray(message.tool_calls) && message.tool_calls.length > 0;
-		if (content === undefined && !hasToolCalls)
+		const hasToolCalls = message.tool_calls !== undefined && message.tool_calls !== null;
+		// Spec: `tool_calls` on assistant messages; content may then be null (OpenAI shape).
+		if (hasToolCalls && message.role !== 'assistant') {
+			return {
+				param: `${param}.tool_calls`,
+				message: `'${param}.tool_calls' is only allowed on assistant messages.`,
+			};
+		}
+		if (hasToolCalls) {
+			const issue = validateToolCalls(message.tool_calls, `${param}.tool_calls`);
+			if (issue) return issue;
+		}
+		if ((content === undefined || content === null) && !hasToolCalls)
 			return {
 				param: `${param}.content`,
 				message: `Missing required parameter: '${param}.content'.`,
@@ -146,6 +157,25 @@ function validateMessages(messages: unknown[]): Issue | undefined {
 		}
 	}
 	return undefined;
+}
+
+function validateToolCalls(toolCalls: unknown, param: string): Issue | undefined {
+	if (!Array.isArray(toolCalls) || toolCalls.length === 0)
+		return { param, message: `'${param}' must be a non-empty array.` };
+	const bad = toolCalls.findIndex(
+		(call) =>
+			!isRecord(call) ||
+			typeof call.id !== 'string' ||
+			call.type !== 'function' ||
+			!isRecord(call.function) ||
+			typeof call.function.name !== 'string' ||
+			typeof call.function.arguments !== 'string',
+	);
+	if (bad < 0) return undefined;
+	return {
+		param: `${param}[${bad}]`,
+		message: `'${param}[${bad}]' must be {id, type:'function', function:{name, arguments (a JSON string)}}.`,
+	};
 }
 
 function validateTools(tools: unknown[]): Issue | undefined {

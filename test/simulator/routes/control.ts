@@ -10,7 +10,14 @@ import { isRecord } from '../validate';
  */
 export type ControlTarget = Pick<
 	Simulator,
-	'requests' | 'callbacks' | 'pollLog' | 'injectFault' | 'setOptions' | 'reset'
+	| 'requests'
+	| 'callbacks'
+	| 'violations'
+	| 'pollLog'
+	| 'backdateTask'
+	| 'injectFault'
+	| 'setOptions'
+	| 'reset'
 >;
 
 export function controlRoutes(target: ControlTarget): Route[] {
@@ -27,6 +34,14 @@ export function controlRoutes(target: ControlTarget): Route[] {
 		route('GET', /^\/__control\/callbacks$/, () => json(200, { callbacks: target.callbacks })),
 		route('GET', /^\/__control\/polls\/(.+)$/, ({ params: [taskId] }) =>
 			json(200, { polls: target.pollLog(taskId) }),
+		),
+		route('GET', /^\/__control\/violations$/, () => json(200, { violations: target.violations })),
+		route('POST', /^\/__control\/tasks\/(.+)\/backdate$/, ({ params: [taskId], body }) =>
+			withErrors(() => {
+				if (!isRecord(body) || typeof body.ms !== 'number')
+					throw new Error('backdate needs {"ms": <number>}');
+				target.backdateTask(taskId, body.ms);
+			}),
 		),
 		route('POST', /^\/__control\/faults$/, ({ body }) =>
 			withErrors(() => target.injectFault(parseFault(body))),
@@ -81,6 +96,15 @@ function parseFault(body: unknown): Fault {
 		case 'delay':
 			if (typeof body.ms !== 'number') throw new Error("a 'delay' fault needs ms");
 			return { ...match, kind: 'delay', ms: body.ms };
+		case 'html-error':
+		case 'echo-key':
+			return {
+				...match,
+				kind: body.kind,
+				status: typeof body.status === 'number' ? body.status : undefined,
+			};
+		case 'stream-error':
+			return { ...match, kind: 'stream-error', echoKey: body.echoKey === true };
 		case 'malformed-json':
 		case 'drop':
 		case 'refuse':
@@ -117,6 +141,10 @@ function parseOptions(body: unknown): Partial<SimulatorOptions> {
 		queuedMs: numberOption('queuedMs'),
 		runningMs: numberOption('runningMs'),
 		latencyMs: numberOption('latencyMs'),
+		taskAgeMs: numberOption('taskAgeMs'),
+		rateLimitEvery: numberOption('rateLimitEvery'),
+		rateLimitPerSecond: numberOption('rateLimitPerSecond'),
+		rateLimitRetryAfterMs: numberOption('rateLimitRetryAfterMs'),
 		apiKey: stringOption('apiKey'),
 		accessToken: stringOption('accessToken'),
 		publicHost: stringOption('publicHost'),

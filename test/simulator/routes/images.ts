@@ -1,3 +1,4 @@
+import { isImageUrlOrBase64 } from '../imageData';
 import { openAiInvalid } from '../errors';
 import { PNG_FILE } from '../files';
 import { newId, newRequestId, unixSeconds } from '../ids';
@@ -9,7 +10,6 @@ import { estimateTokens } from '../text';
 import {
 	arrayField,
 	firstIssue,
-	isHttpUrl,
 	isRecord,
 	notAnObject,
 	numberField,
@@ -123,19 +123,13 @@ function validateImageEdit(body: JsonObject): Issue | undefined {
 	);
 }
 
-const BASE64_PATTERN = /^[A-Za-z0-9+/_-]+={0,2}$/;
-const DATA_URI_PATTERN = /^data:image\/[\w.+-]+;base64,/;
-
-/** Each input must be an http(s) URL, a data: URI or raw base64 (not a file path or a binary id). */
+/**
+ * Each input must be an http(s) URL, or Base64 (raw or in a data: URI) that decodes to an
+ * image: not a file path, a binary id or random text.
+ */
 function validateImageInputs(images: unknown[]): Issue | undefined {
 	const badIndex = images.findIndex(
-		(image) =>
-			typeof image !== 'string' ||
-			!(
-				isHttpUrl(image) ||
-				DATA_URI_PATTERN.test(image) ||
-				(image.length >= 8 && BASE64_PATTERN.test(image))
-			),
+		(image) => typeof image !== 'string' || !isImageUrlOrBase64(image, { dataUri: true }),
 	);
 	if (badIndex < 0) return undefined;
 	return {

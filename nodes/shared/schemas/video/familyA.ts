@@ -34,11 +34,43 @@ const multiPrompt = z.array(
 	{ invalid_type_error: 'must be a list of shots' },
 );
 
+/**
+ * Item shapes the spec leaves open, as the upstream documents them (the simulator checks the
+ * same, see its README): subjects by `element_id`, reference videos by http(s) `video_url`
+ * (`refer_type` feature or base), reference images by `image_url` (`type` first_frame or
+ * end_frame when they are frames).
+ */
+const elementItem = z
+	.object({
+		element_id: z.union([requiredText('element_id'), z.number()], {
+			errorMap: () => ({ message: 'is required (the subject to reference)' }),
+		}),
+	})
+	.passthrough();
+const videoItem = z
+	.object({
+		video_url: httpUrl(),
+		refer_type: z
+			.enum(['feature', 'base'], { errorMap: () => ({ message: 'must be "feature" or "base"' }) })
+			.optional(),
+	})
+	.passthrough();
+const imageItem = z
+	.object({
+		image_url: urlOrBase64('raw'),
+		type: z
+			.enum(['first_frame', 'end_frame'], {
+				errorMap: () => ({ message: 'must be "first_frame" or "end_frame"' }),
+			})
+			.optional(),
+	})
+	.passthrough();
+
 const common = {
 	model_name: requiredText('model_name'),
 	prompt: z.string().optional(),
 	negative_prompt: z.string().optional(),
-	element_list: listAtMost(jsonObject, 3).optional(),
+	element_list: listAtMost(elementItem, 3).optional(),
 	sound: onOff.optional(),
 	mode: mode.optional(),
 	duration: duration.optional(),
@@ -72,8 +104,8 @@ function requirePrompt(
 export const familyAOmniVideoSchema = z
 	.object({
 		...common,
-		image_list: listAtMost(z.object({ image_url: urlOrBase64('raw') }).passthrough(), 7).optional(),
-		video_list: listAtMost(jsonObject, 1).optional(),
+		image_list: listAtMost(imageItem, 7).optional(),
+		video_list: listAtMost(videoItem, 1).optional(),
 		multi_shot: z
 			.boolean({ invalid_type_error: 'must be true or false for omni-video' })
 			.optional(),
@@ -82,7 +114,20 @@ export const familyAOmniVideoSchema = z
 			.optional(),
 	})
 	.passthrough()
-	.superRefine(requirePrompt);
+	.superRefine((body, ctx) => {
+		requirePrompt(body, ctx);
+		// Without a first frame or a video to edit there is nothing to take the shape from.
+		const firstFrame = body.image_list?.some((image) => image.type === 'first_frame') ?? false;
+		const editsVideo = body.video_list?.some((video) => video.refer_type === 'base') ?? false;
+		if (!body.aspect_ratio?.trim() && !firstFrame && !editsVideo) {
+			ctx.addIssue({
+				code: z.ZodIssueCode.custom,
+				path: ['aspect_ratio'],
+				message:
+					'is required unless a reference image is the first frame or a reference video is edited (refer_type "base")',
+			});
+		}
+	});
 
 export const familyAImage2VideoSchema = z
 	.object({

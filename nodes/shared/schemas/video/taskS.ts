@@ -6,6 +6,28 @@ import { httpUrl, integerAtLeast, requiredText } from '../common';
 
 const mediaUrl = () => z.object({ url: httpUrl() }).passthrough();
 
+/**
+ * Media roles: the spec's observed `reference_*` roles and first/last frames, each only on its
+ * own media type. Other words pass (the spec lists observations, not a closed set).
+ */
+const ROLE_MEDIA: Record<string, string> = {
+	reference_image: 'image_url',
+	first_frame: 'image_url',
+	last_frame: 'image_url',
+	reference_video: 'video_url',
+	reference_audio: 'audio_url',
+};
+
+const roleFor = (type: string) =>
+	z
+		.string()
+		.refine((role) => ROLE_MEDIA[role] === undefined || ROLE_MEDIA[role] === type, {
+			message: `must suit a ${type} item (${Object.keys(ROLE_MEDIA)
+				.filter((role) => ROLE_MEDIA[role] === type)
+				.join(', ')})`,
+		})
+		.optional();
+
 const contentItem = z.discriminatedUnion(
 	'type',
 	[
@@ -14,21 +36,21 @@ const contentItem = z.discriminatedUnion(
 			.object({
 				type: z.literal('image_url'),
 				image_url: mediaUrl(),
-				role: z.string().optional(),
+				role: roleFor('image_url'),
 			})
 			.passthrough(),
 		z
 			.object({
 				type: z.literal('video_url'),
 				video_url: mediaUrl(),
-				role: z.string().optional(),
+				role: roleFor('video_url'),
 			})
 			.passthrough(),
 		z
 			.object({
 				type: z.literal('audio_url'),
 				audio_url: mediaUrl(),
-				role: z.string().optional(),
+				role: roleFor('audio_url'),
 			})
 			.passthrough(),
 	],
@@ -46,7 +68,7 @@ export const taskSCreateSchema = z
 		generate_audio: z.boolean().optional(),
 		ratio: z
 			.string()
-			.regex(/^\d+(\.\d+)?:\d+(\.\d+)?$/, 'must be an aspect ratio like 16:9')
+			.regex(/^[1-9]\d*:[1-9]\d*$/, 'must be an aspect ratio in the form <w>:<h>, like 16:9')
 			.optional(),
 		duration: z
 			.number({ invalid_type_error: 'must be a number of seconds' })

@@ -1,3 +1,4 @@
+import { isImageUrlOrBase64 } from '../../imageData';
 import { newNumericId, newRequestId } from '../../ids';
 import { MAGIC, UNKNOWN_STATUS_WORD } from '../../magic';
 import { json, type Reply } from '../../reply';
@@ -7,6 +8,7 @@ import { statusAt, statusChangedAt, type SimTask, type TaskStatus } from '../../
 import {
 	arrayField,
 	firstIssue,
+	isHttpUrl,
 	isRecord,
 	notAnObject,
 	optionalArray,
@@ -162,6 +164,12 @@ function commonChecks(body: JsonObject): Array<Issue | undefined> {
 		isCustomMultiShot(body) ? optionalString(body, 'prompt') : requiredString(body, 'prompt'),
 		optionalString(body, 'negative_prompt'),
 		optionalArray(body, 'element_list', { max: 3 }),
+		listItemIssue(body, 'element_list', (item) =>
+			(typeof item.element_id === 'string' && item.element_id !== '') ||
+			typeof item.element_id === 'number'
+				? undefined
+				: 'must be an object with an element_id',
+		),
 		optionalOneOf(body, 'sound', ['on', 'off']),
 		optionalOneOf(body, 'mode', ['std', 'pro']),
 		body.duration === undefined ||
@@ -181,7 +189,11 @@ function commonChecks(body: JsonObject): Array<Issue | undefined> {
 
 function validateOmniVideo(body: JsonObject): Issue | undefined {
 	const badImage = arrayField(body, 'image_list').findIndex(
-		(item) => !isRecord(item) || typeof item.image_url !== 'string' || item.image_url === '',
+		(item) =>
+			!isRecord(item) ||
+			typeof item.image_url !== 'string' ||
+			!isImageUrlOrBase64(item.image_url, { dataUri: false }) ||
+			(item.type !== undefined && item.type !== 'first_frame' && item.type !== 'end_frame'),
 	);
 	return firstIssue(
 		...commonChecks(body),
@@ -189,15 +201,69 @@ function validateOmniVideo(body: JsonObject): Issue | undefined {
 		badImage >= 0
 			? {
 					param: `image_list[${badImage}].image_url`,
-					message: `'image_list[${badImage}].image_url' must be a non-empty string.`,
+					message: `'image_list[${badImage}]' needs an image_url (http(s) URL or raw Base64 image) and, if typed, type first_frame or end_frame.`,
 				}
 			: undefined,
 		optionalArray(body, 'video_list', { max: 1 }),
+		listItemIssue(body, 'video_list', (item) =>
+			typeof item.video_url !== 'string' || !isHttpUrl(item.video_url)
+				? 'must be an object with an http(s) video_url'
+				: item.refer_type !== undefined &&
+					  item.refer_type !== 'feature' &&
+					  item.refer_type !== 'base'
+					? "refer_type must be 'feature' or 'base'"
+					: undefined,
+		),
+		// Spec: "normally required unless a first frame or video editing is used".
+		typeof body.aspect_ratio === 'string' || hasFirstFrame(body) || isVideoEditing(body)
+			? undefined
+			: {
+					param: 'aspect_ratio',
+					message:
+						"'aspect_ratio' is required unless image_list has a first_frame or video_list edits a video (refer_type 'base').",
+				},
 		body.multi_shot === undefined || typeof body.multi_shot === 'boolean'
 			? undefined
 			: { param: 'multi_shot', message: "'multi_shot' must be a boolean." },
 		optionalOneOf(body, 'shot_type', ['customize']),
 	);
+}
+
+/**
+ * Item shapes are "not shown" in the spec; these follow the upstream's public API
+ * (video_list: video_url, refer_type feature|base; element_list: element_id). See README.
+ */
+function listItemIssue(
+	body: JsonObject,
+	key: string,
+	problem: (item: JsonObject) => string | undefined,
+): Issue | undefined {
+	for (const [index, item] of arrayField(body, key).entries()) {
+		const found = isRecord(item) ? problem(item) : 'must be an object';
+		if (found !== undefined)
+			return { param: `${key}[${index}]`, message: `'${key}[${index}]' ${found}.` };
+	}
+	return undefined;
+}
+
+function hasFirstFrame(body: JsonObject): boolean {
+	return arrayField(body, 'image_list').some(
+		(item) => isRecord(item) && item.type === 'first_frame',
+	);
+}
+
+function isVideoEditing(body: JsonObject): boolean {
+	return arrayField(body, 'video_list').some(
+		(item) => isRecord(item) && item.refer_type === 'base',
+	);
+}
+
+/** Spec: "URL or Base64"; the upstream wants raw Base64, without a data: prefix. */
+function frameIssue(body: JsonObject, key: string): Issue | undefined {
+	const value = body[key];
+	if (value === undefined || value === null) return undefined;
+	if (typeof value === 'string' && isImageUrlOrBase64(value, { dataUri: false })) return undefined;
+	return { param: key, message: `'${key}' must be an http(s) URL or raw Base64 image data.` };
 }
 
 function validateImage2Video(body: JsonObject): Issue | undefined {
@@ -209,8 +275,8 @@ function validateImage2Video(body: JsonObject): Issue | undefined {
 		hasFrame
 			? undefined
 			: { param: 'image', message: "At least one of 'image' and 'image_tail' is required." },
-		optionalString(body, 'image'),
-		optionalString(body, 'image_tail'),
+		frameIssue(body, 'image'),
+		frameIssue(body, 'image_tail'),
 		optionalArray(body, 'voice_list', { max: 2 }),
 		arrayField(body, 'element_list').length > 0 && arrayField(body, 'voice_list').length > 0
 			? { param: 'voice_list', message: "'element_list' and 'voice_list' cannot be used together." }

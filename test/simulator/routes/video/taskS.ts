@@ -1,9 +1,17 @@
 import { newId, unixSeconds } from '../../ids';
 import { MAGIC, UNKNOWN_STATUS_WORD } from '../../magic';
+import { retryAfterHeaders } from '../../rateLimit';
 import { json, type Reply } from '../../reply';
 import type { Route } from '../../router';
 import type { SimState } from '../../state';
-import { statusAt, statusChangedAt, type SimTask, type TaskStatus } from '../../tasks';
+import {
+	statusAt,
+	statusChangedAt,
+	taskSPollingVerdict,
+	type PollingVerdict,
+	type SimTask,
+	type TaskStatus,
+} from '../../tasks';
 import {
 	arrayField,
 	booleanField,
@@ -76,11 +84,26 @@ function createTask(state: SimState, body: unknown): Reply {
 function getTask(state: SimState, id: string): Reply {
 	const task = findTask(state, id, ['taskS']);
 	if (!task) return taskSError(404, 'NotFound', `The specified task ${id} is not found.`);
+	const now = Date.now();
+	const verdict = taskSPollingVerdict(task, now);
+	if (verdict !== undefined) return refuseQuery(state, task, verdict, now);
+	task.lastAllowedQueryAt = now;
 	return json(200, {
 		code: 'success',
 		message: '',
-		data: taskRecord(state, task, statusAt(task, Date.now())),
+		data: taskRecord(state, task, statusAt(task, now)),
 	});
+}
+
+/** A query against the polling rule: 429 with the wait, recorded as a violation for tests. */
+function refuseQuery(state: SimState, task: SimTask, verdict: PollingVerdict, now: number): Reply {
+	const waitMs = verdict.allowedAt - now;
+	const message =
+		verdict.rule === 'task-s-query-too-early'
+			? `Task ${task.id} was queried ${Math.round((now - task.createdAt) / 1000)} s after creation; query only when no callback arrived 10 minutes after creation.`
+			: `Task ${task.id} was queried again within a minute; query at most once per minute per task.`;
+	state.violations.push({ rule: verdict.rule, taskId: task.id, at: now, message });
+	return json(429, { code: 'TooManyRequests', message }, retryAfterHeaders(waitMs));
 }
 
 /** The task record (`data` of the query response; also the bare callback body). */
@@ -120,6 +143,23 @@ function taskRecord(state: SimState, task: SimTask, status: TaskStatus): JsonObj
 
 const CONTENT_TYPES = ['text', 'image_url', 'video_url', 'audio_url'];
 
+/**
+ * Media roles: the spec's observed reference_* roles plus first/last frames ("also allowed"),
+ * each only on its own media type. A media item without a role is accepted (the spec does
+ * not say it is required).
+ */
+const ROLES_BY_TYPE: Record<string, readonly string[]> = {
+	image_url: ['reference_image', 'first_frame', 'last_frame'],
+	video_url: ['reference_video'],
+	audio_url: ['reference_audio'],
+};
+
+/** Spec: "aspect ratio in the form <w>:<h>", both positive whole numbers. */
+function isRatio(value: string): boolean {
+	const parts = /^(\d+):(\d+)$/.exec(value);
+	return parts !== null && Number(parts[1]) > 0 && Number(parts[2]) > 0;
+}
+
 function validateCreate(body: JsonObject): Issue | undefined {
 	return firstIssue(
 		requiredString(body, 'model'),
@@ -127,8 +167,8 @@ function validateCreate(body: JsonObject): Issue | undefined {
 		validateContent(arrayField(body, 'content')),
 		optionalBoolean(body, 'generate_audio'),
 		optionalString(body, 'ratio'),
-		typeof body.ratio === 'string' && !/^(\d+:\d+|adaptive|keep_ratio)$/.test(body.ratio)
-			? { param: 'ratio', message: "'ratio' must look like '<w>:<h>'." }
+		typeof body.ratio === 'string' && !isRatio(body.ratio)
+			? { param: 'ratio', message: "'ratio' must be an aspect ratio in the form '<w>:<h>'." }
 			: undefined,
 		optionalNumber(body, 'duration', { min: 1 }),
 		optionalBoolean(body, 'watermark'),
@@ -159,6 +199,13 @@ function validateContent(items: unknown[]): Issue | undefined {
 			return {
 				param: `${param}.${type}.url`,
 				message: `'${param}.${type}.url' must be a non-empty string.`,
+			};
+		}
+		const roles = ROLES_BY_TYPE[type] ?? [];
+		if (type !== 'text' && item.role !== undefined && !roles.includes(String(item.role))) {
+			return {
+				param: `${param}.role`,
+				message: `'${param}.role' must be one of ${roles.join(', ')} for ${type} items.`,
 			};
 		}
 	}

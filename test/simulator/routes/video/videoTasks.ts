@@ -1,7 +1,7 @@
 import { MP4_FILE, PNG_FILE } from '../../files';
 import { MAGIC } from '../../magic';
 import type { SimState } from '../../state';
-import type { FamilyId, SimTask, TaskStatus } from '../../tasks';
+import { isTerminal, type FamilyId, type SimTask, type TaskStatus } from '../../tasks';
 import type { JsonObject } from '../../validate';
 
 export interface NewVideoTask {
@@ -31,7 +31,7 @@ export function createVideoTask(state: SimState, init: NewVideoTask): SimTask {
 		model: init.model,
 		prompt: init.prompt,
 		request: init.request,
-		createdAt: Date.now(),
+		createdAt: Date.now() - state.options.taskAgeMs,
 		queuedMs: state.options.queuedMs,
 		runningMs: state.options.runningMs,
 		outcome: magicText.includes(MAGIC.fail) ? 'failed' : 'succeeded',
@@ -44,7 +44,13 @@ export function createVideoTask(state: SimState, init: NewVideoTask): SimTask {
 	state.tasks.add(
 		task,
 		callback
-			? (status) => state.callbacks.send(callback.url, callback.body(task, status))
+			? (status) => {
+					// A final callback lifts the Task family S 10-minute wait as soon as it is sent:
+					// the callback has arrived while its receiver handles it (and may confirm it with
+					// one query) before answering.
+					if (isTerminal(status)) task.finalCallbackDelivered = true;
+					state.callbacks.send(callback.url, callback.body(task, status));
+				}
 			: undefined,
 	);
 	return task;
