@@ -30,7 +30,7 @@ import { ModelGatewayApi } from '../../credentials/ModelGatewayApi.credentials';
 import { ModelGatewayAssetReviewApi } from '../../credentials/ModelGatewayAssetReviewApi.credentials';
 import { packageNodeTypes } from './packageNodes';
 import type { TestItem } from './testNodes';
-import { TestItemsSource, TransportProbe } from './testNodes';
+import { AgeTasks, TestItemsSource, TransportProbe } from './testNodes';
 
 /**
  * Runs workflows through n8n's real engine in-process: n8n-core's WorkflowExecute over an
@@ -55,6 +55,7 @@ const nodeTypesByName: Record<string, INodeType> = {
 		]),
 	),
 	'test.testItems': new TestItemsSource(),
+	'test.ageTasks': new AgeTasks(),
 	'test.transportProbe': new TransportProbe(),
 };
 

@@ -126,3 +126,38 @@ export class TransportProbe implements INodeType {
 		];
 	}
 }
+
+/**
+ * Test-only node standing for time passing between two nodes: moves each item's `createdAt`
+ * `ageMs` into the past (as the simulator's `taskAgeMs` does for its own tasks), so a node
+ * after it sees tasks that were created that long ago.
+ */
+export class AgeTasks implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Age Tasks',
+		name: 'ageTasks',
+		group: ['transform'],
+		version: 1,
+		description: 'Moves createdAt into the past, for engine tests',
+		defaults: { name: 'Age Tasks' },
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		properties: [{ displayName: 'Age (ms)', name: 'ageMs', type: 'number', default: 0 }],
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const ageMs = this.getNodeParameter('ageMs', 0) as number;
+		return [
+			this.getInputData().map((item, index) => {
+				const createdAt = Date.parse(String(item.json.createdAt));
+				return {
+					...item,
+					json: Number.isNaN(createdAt)
+						? item.json
+						: { ...item.json, createdAt: new Date(createdAt - ageMs).toISOString() },
+					pairedItem: { item: index },
+				};
+			}),
+		];
+	}
+}

@@ -1,3 +1,4 @@
+import { TASK_FAMILIES } from '../../nodes/shared/tasks';
 import { UNKNOWN_STATUS_WORD } from '../simulator';
 import { PNG_FILE } from '../simulator/files';
 import { TASK_S_FIRST_QUERY_AFTER_MS } from '../simulator/tasks';
@@ -422,5 +423,32 @@ describe('Model Gateway Video: tasks still in flight', () => {
 			done: false,
 		});
 		expect(operation.output('Get Status')[0].binary).toBeUndefined();
+	});
+});
+
+describe('Model Gateway Video: Get Status keeps the Task family S polling rule', () => {
+	it('refuses to query an S task before 10 minutes after its creation, says when, and sends nothing', async () => {
+		const result = await runChain(
+			[
+				videoNode(
+					'taskS',
+					'create',
+					{ model: 's', taskSContent: { items: [{ type: 'text', text: 'a fox' }] } },
+					{ name: 'Create' },
+				),
+				videoNode('taskS', 'getStatus', {}, { name: 'Get Status' }),
+			],
+			{ credentials: gateway.credentials() },
+		);
+		const created = result.output('Create')[0].json;
+		const allowedAt = new Date(Date.parse(String(created.createdAt)) + 600_000).toISOString();
+		const error = result.error('Get Status');
+		expect(error?.message).toBe(
+			`Item 0: this ${TASK_FAMILIES.taskS.displayName} task may be queried from ${allowedAt}`,
+		);
+		expect(error?.description).toBe(
+			`${TASK_FAMILIES.taskS.pollPolicy.guidance} Use Model Gateway Wait for Task, which keeps this rule for you, or start a workflow from the task's callback with Model Gateway Task Trigger. Nothing was sent to the gateway.`,
+		);
+		expect(gateway.simulator.requestsTo('GET', '/v1/task/get/')).toHaveLength(0);
 	});
 });

@@ -283,3 +283,83 @@ describe('Model Gateway Wait for Task: Check Once and Route', () => {
 		expect(thirdPending.map((task) => task.polls)).toEqual([2, 2]);
 	});
 });
+
+describe('Model Gateway Wait for Task: a mixed batch within the Task family S polling rule', () => {
+	/** Moves a created task (the gateway's record and the item) `ms` into the past. */
+	function aged(item: TestItem, ms: number): TestItem {
+		gateway.simulator.backdateTask(String(item.json.taskId), ms);
+		const createdAt = Date.parse(String(item.json.createdAt)) - ms;
+		return { json: { ...item.json, createdAt: new Date(createdAt).toISOString() } };
+	}
+
+	it('checks 100 mixed tasks once each where allowed; fresh S tasks wait, unqueried', async () => {
+		const sTasks = await createTasks(
+			'taskS',
+			{ model: 's', taskSContent: { items: [{ type: 'text', text: 'a fox' }] } },
+			30,
+			0,
+		);
+		const others = [
+			...(await createTasks('generic', { model: 'g', genericPrompt: 'a fox' }, 35)),
+			...(await createTasks('familyC', { model: 'c', familyCPrompt: 'a fox' }, 35)),
+		];
+		const dueS = sTasks.slice(0, 15).map((item) => aged(item, 11 * 60_000));
+		const freshS = sTasks.slice(15);
+		// Interleaved, as rows of a sheet would be.
+		const input = others.flatMap((item, index) =>
+			index < 30 ? [item, index % 2 === 0 ? dueS[index / 2] : freshS[(index - 1) / 2]] : [item],
+		);
+		expect(input).toHaveLength(100);
+
+		const result = await runNode(waitNode({ mode: 'checkOnce', options: { concurrency: 8 } }), {
+			credentials: gateway.credentials(),
+			input,
+		});
+		expect(result.error('Node Under Test')).toBeUndefined();
+		const [succeeded, failed, timedOut, stillRunning] = outputs(result);
+		expect([succeeded.length, failed.length, timedOut.length]).toEqual([85, 0, 0]);
+		const pending = stillRunning[0].json.pendingTasks as IDataObject[];
+		expect(pending.map((task) => task.taskId).sort()).toEqual(
+			freshS.map((item) => String(item.json.taskId)).sort(),
+		);
+		for (const task of pending) {
+			expect(task.polls).toBe(0);
+			expect(Date.parse(String(task.nextCheckAt))).toBeGreaterThanOrEqual(
+				Date.parse(String(task.createdAt)) + 600_000,
+			);
+		}
+		// Every due task was asked about exactly once; no fresh S task at all. (The simulator
+		// fixture also fails the test on any query against the rule.)
+		for (const item of [...dueS, ...others]) {
+			expect(gateway.simulator.pollLog(String(item.json.taskId))).toHaveLength(1);
+		}
+		for (const item of freshS) {
+			expect(gateway.simulator.pollLog(String(item.json.taskId))).toHaveLength(0);
+		}
+
+		// An immediate second pass asks nothing: the rest are not due yet.
+		const before = gateway.simulator.requests.length;
+		const second = await runNode(waitNode({ mode: 'checkOnce' }), {
+			credentials: gateway.credentials(),
+			input: [{ json: stillRunning[0].json }],
+		});
+		expect(outputs(second)[3][0].json.pendingCount).toBe(15);
+		expect(gateway.simulator.requests.length).toBe(before);
+	});
+
+	it('waits in the execution for S tasks past their first allowed check, one query each', async () => {
+		const sTasks = (
+			await createTasks(
+				'taskS',
+				{ model: 's', taskSContent: { items: [{ type: 'text', text: 'a fox' }] } },
+				5,
+				0,
+			)
+		).map((item) => aged(item, 11 * 60_000));
+		const result = await runNode(waitNode(), { credentials: gateway.credentials(), input: sTasks });
+		const [succeeded] = outputs(result);
+		expect(succeeded.map((item) => [item.json.taskId, item.json.polls])).toEqual(
+			sTasks.map((item) => [item.json.taskId, 1]),
+		);
+	});
+});

@@ -44,7 +44,6 @@ export async function send(
 	settings: VideoItemSettings,
 ): Promise<INodeExecutionData> {
 	const family = taskFamily(settings.family);
-	const createdAt = new Date().toISOString();
 	// kind 'create': never repeated once the gateway may have received it (no double billing).
 	const response = await gatewayRequest<unknown>(this, {
 		method: request.method,
@@ -55,6 +54,9 @@ export async function send(
 		traceId: settings.traceId,
 		itemIndex,
 	});
+	// Taken when the answer arrives: the task exists by then, so waiting rules that count from
+	// creation (Task family S) are never broken by time spent sending or waiting out a 429.
+	const createdAt = new Date().toISOString();
 	const parsed = family.parseCreateResponse(response.body, {
 		model: request.model,
 		endpoint: request.endpoint ?? null,

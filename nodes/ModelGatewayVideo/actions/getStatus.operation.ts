@@ -101,6 +101,31 @@ function taskReference(
 	};
 }
 
+/**
+ * A family whose gateway limits queries (Task family S: not before 10 minutes after creation)
+ * is not queried earlier: the gateway would refuse, and the account could be penalized.
+ */
+function refuseEarlyQuery(
+	context: IExecuteFunctions,
+	reference: TaskReference,
+	itemIndex: number,
+): void {
+	const family = taskFamily(reference.family);
+	const policy = family.pollPolicy;
+	const createdAt = reference.createdAt ? Date.parse(reference.createdAt) : Number.NaN;
+	if (!policy.enforcedByGateway || Number.isNaN(createdAt)) return;
+	const allowedAt = createdAt + policy.firstPollAfterMs;
+	if (Date.now() >= allowedAt) return;
+	throw new NodeOperationError(
+		context.getNode(),
+		`Item ${itemIndex}: this ${family.displayName} task may be queried from ${new Date(allowedAt).toISOString()}`,
+		{
+			itemIndex,
+			description: `${policy.guidance} Use Model Gateway Wait for Task, which keeps this rule for you, or start a workflow from the task's callback with Model Gateway Task Trigger. Nothing was sent to the gateway.`,
+		},
+	);
+}
+
 /** Reads one item's task reference and checks that its family can query it; nothing is sent. */
 export function prepare(
 	this: IExecuteFunctions,
@@ -119,6 +144,7 @@ export function prepare(
 			},
 		);
 	}
+	refuseEarlyQuery(this, reference, itemIndex);
 	try {
 		// A reference the family cannot query (e.g. a missing model) fails before sending.
 		taskFamily(reference.family).buildQueryRequest(reference);

@@ -124,6 +124,7 @@ export const familyAFamily: TaskFamily = {
 	pollPolicy: {
 		firstPollAfterMs: 10_000,
 		minIntervalMs: 10_000,
+		enforcedByGateway: false,
 		guidance: 'Query every 10 seconds or more.',
 	},
 	recognizeCallback(body, context): NormalizedTask | undefined {

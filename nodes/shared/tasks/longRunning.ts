@@ -160,6 +160,7 @@ export const longRunningFamily: TaskFamily = {
 	pollPolicy: {
 		firstPollAfterMs: 10_000,
 		minIntervalMs: 10_000,
+		enforcedByGateway: false,
 		guidance: 'The upstream recommends polling every 10 seconds.',
 	},
 	// No callback is documented for this family.

@@ -100,6 +100,11 @@ export interface ParseContext {
 export interface PollPolicy {
 	firstPollAfterMs: number;
 	minIntervalMs: number;
+	/**
+	 * True when the gateway sets these limits (and may refuse or penalize earlier queries);
+	 * false when they are only our advice. A single query (Get Status) refuses to break a rule.
+	 */
+	enforcedByGateway: boolean;
 	/** Why, in words for a hint. */
 	guidance: string;
 }

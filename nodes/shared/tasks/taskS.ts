@@ -100,6 +100,7 @@ export const taskSFamily: TaskFamily = {
 	pollPolicy: {
 		firstPollAfterMs: 10 * 60_000,
 		minIntervalMs: 60_000,
+		enforcedByGateway: true,
 		guidance:
 			'Query only when no callback arrived 10 minutes after creation, then at most once per minute.',
 	},

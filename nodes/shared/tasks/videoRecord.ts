@@ -95,6 +95,7 @@ export function parseVideoRecord(
 export const VIDEO_TASK_POLL_POLICY: PollPolicy = {
 	firstPollAfterMs: 10_000,
 	minIntervalMs: 10_000,
+	enforcedByGateway: false,
 	guidance: 'Query every 10 seconds or more.',
 };
 
