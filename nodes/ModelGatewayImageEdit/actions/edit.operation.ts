@@ -5,6 +5,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+import { mediaStoringReader } from '../../shared/binary';
 import { processItems } from '../../shared/items';
 import {
 	inputBinaryFieldsProperty,
@@ -21,7 +22,7 @@ import { gatewayRequest } from '../../shared/transport';
 import { asRecord, trimmedText } from '../../shared/values';
 import { buildImageEditRequest } from '../request';
 import type { ImageEditResponse, OutputContent, OutputLayout } from '../results';
-import { imageEditOutput } from '../results';
+import { imageEditOutput, INLINE_IMAGE_KEYS } from '../results';
 
 /**
  * Edit images with an instruction: the parameters and the run. Descriptions name the request
@@ -218,6 +219,11 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 				return { options, request: await buildImageEditRequest(this, itemIndex, options) };
 			},
 			send: async ({ options, request }: PreparedEdit, itemIndex) => {
+				// b64_json images go to binary storage while the answer arrives (named in results.ts).
+				const images = mediaStoringReader(this, INLINE_IMAGE_KEYS, (index) => ({
+					fileName: `edited-image-${index + 1}.png`,
+					mimeType: 'image/png',
+				}));
 				const response = await gatewayRequest<ImageEditResponse>(this, {
 					method: 'POST',
 					path: '/v1/images/edits',
@@ -226,12 +232,20 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 					traceId: options.traceId as string | undefined,
 					itemIndex,
 					timeoutMs: Number(options.timeout ?? DEFAULT_TIMEOUT_SECONDS) * 1000,
+					readJson: images.readJson,
 				});
-				return await imageEditOutput(this, itemIndex, response.body, response.traceId, {
-					content: (options.outputContent as OutputContent | undefined) ?? 'both',
-					layout: (options.outputLayout as OutputLayout | undefined) ?? 'itemPerImage',
-					binaryPropertyName: trimmedText(options.binaryPropertyName) ?? 'data',
-				});
+				return await imageEditOutput(
+					this,
+					itemIndex,
+					response.body,
+					response.traceId,
+					{
+						content: (options.outputContent as OutputContent | undefined) ?? 'both',
+						layout: (options.outputLayout as OutputLayout | undefined) ?? 'itemPerImage',
+						binaryPropertyName: trimmedText(options.binaryPropertyName) ?? 'data',
+					},
+					images.storedMedia(),
+				);
 			},
 			createdId: editedImageId,
 		},
