@@ -6,6 +6,7 @@ import type {
 } from 'n8n-workflow';
 
 import { mediaStoringReader } from '../../shared/binary';
+import { itemParameter } from '../../shared/itemParameters';
 import { processItems } from '../../shared/items';
 import {
 	inputBinaryFieldsProperty,
@@ -215,7 +216,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		{
 			// Every item's images are read and checked before the first edit is sent (and billed).
 			prepare: async (itemIndex): Promise<PreparedEdit> => {
-				const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+				const options = itemParameter(this, 'options', itemIndex, {}) as IDataObject;
 				return { options, request: await buildImageEditRequest(this, itemIndex, options) };
 			},
 			send: async ({ options, request }: PreparedEdit, itemIndex) => {
