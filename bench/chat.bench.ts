@@ -1,70 +1,38 @@
 /**
  * Benchmark (not a test): `npm run bench`.
  *
- * 1. Items per second for 1,000 chat items through n8n's real engine against the simulator
- *    with a fixed added latency (50 ms): the Chat node at 16 items in flight next to n8n's own
- *    HTTP Request node (v3, batch size 16, interval 0) sending the same calls, both in every
- *    repetition with the order rotated, medians compared; the Chat node's per-item overhead at
- *    1 item in flight; its efficiency against the latency bound (16 × 1000 / latency items/s).
- * 2. Throughput of the shared SSE parser + chat aggregator on a large stream, in MB/s.
- *
- * n8n-nodes-base is not a dependency of this package. The HTTP Request node is loaded from
- * N8N_NODES_BASE_DIR, or from the real-n8n installs the end-to-end suite caches under
- * ~/.cache/n8n-nodes-model-gateway; without either, that row is skipped and says so.
+ * 1. In real n8n (the 1.x install the end-to-end suite caches under
+ *    ~/.cache/n8n-nodes-model-gateway; see realN8n.ts), against the simulator with a fixed added
+ *    latency (50 ms): items per second for 1,000 chat items through the Chat node at 16 items
+ *    in flight next to n8n's own HTTP Request node (batch size 16, interval 0) sending the same
+ *    calls with the same credential, both in every repetition with the order rotated, medians
+ *    compared; the Chat node's per-item overhead at 1 item in flight; its efficiency against the
+ *    latency bound (16 × 1000 / latency items/s). Without a cached n8n this part is skipped and
+ *    says so.
+ * 2. The same Chat rows through n8n-core's engine in-process (no n8n server needed).
+ * 3. Throughput of the shared SSE parser + chat aggregator on a large stream, in MB/s.
  */
-import { existsSync, mkdtempSync, readdirSync } from 'fs';
-import { homedir, tmpdir } from 'os';
+import { mkdtempSync } from 'fs';
+import { tmpdir } from 'os';
 import { join } from 'path';
-import type { IDataObject, INodeType, INodeTypeBaseDescription } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
+import { MAX_CONCURRENCY } from '../nodes/shared/items';
 import { aggregateEventStream, ChatStreamAggregator } from '../nodes/shared/sse';
-import { packageNodeTypes } from '../test/engine/packageNodes';
+import type { Simulator } from '../test/simulator';
 import { startSimulator } from '../test/simulator';
+import type { RealN8nSettings } from './realN8n';
+import { REAL_N8N_VERSION, realN8nUnavailable, runContender, startRealN8n } from './realN8n';
 
 const ITEMS = Number(process.env.BENCH_ITEMS ?? 1000);
 const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 50);
 const REPEATS = Number(process.env.BENCH_REPEATS ?? 8);
+const CONCURRENCY = 16;
 /** Items for the 1-in-flight row, which takes at least items × latency. */
 const SINGLE_ITEMS = Number(process.env.BENCH_SINGLE_ITEMS ?? 200);
 const SSE_MEGABYTES = Number(process.env.BENCH_SSE_MB ?? 64);
-// The simulator's rate-limit mode (off by default): every Nth request answered 429.
-const RATE_LIMIT_EVERY = Number(process.env.BENCH_RATE_LIMIT_EVERY ?? 0);
-
-function findNodesBase(): string | undefined {
-	const candidates: string[] = [];
-	if (process.env.N8N_NODES_BASE_DIR) candidates.push(process.env.N8N_NODES_BASE_DIR);
-	const cache = join(homedir(), '.cache', 'n8n-nodes-model-gateway');
-	if (existsSync(cache)) {
-		for (const install of readdirSync(cache).sort())
-			candidates.push(join(cache, install, 'node_modules', 'n8n-nodes-base'));
-	}
-	return candidates.find((dir) =>
-		existsSync(join(dir, 'dist/nodes/HttpRequest/V3/HttpRequestV3.node.js')),
-	);
-}
-
-/** n8n's HTTP Request node v3, registered so the engine harness gives it the gateway credential. */
-function registerHttpRequestNode(nodesBase: string): void {
-	// A require: the path is known only at run time.
-	const { HttpRequestV3 } = require(
-		join(nodesBase, 'dist/nodes/HttpRequest/V3/HttpRequestV3.node.js'),
-	) as {
-		HttpRequestV3: new (base: INodeTypeBaseDescription) => INodeType;
-	};
-	const node = new HttpRequestV3({
-		displayName: 'HTTP Request',
-		name: 'httpRequest',
-		group: ['output'],
-		description: 'HTTP Request',
-		defaultVersion: 4.2,
-	});
-	node.description = {
-		...node.description,
-		name: 'benchHttpRequest',
-		credentials: [{ name: 'modelGatewayApi', required: false }],
-	};
-	packageNodeTypes.benchHttpRequest = node;
-}
+/** Extra environment for the real n8n (e.g. NODE_OPTIONS=--cpu-prof to profile it). */
+const N8N_NODE_OPTIONS = process.env.BENCH_N8N_NODE_OPTIONS;
 
 async function benchSseParser(): Promise<string> {
 	const chunk = (content: string) =>
@@ -104,57 +72,101 @@ function median(values: number[]): number {
 
 const fixed = (value: number, digits = 1) => value.toFixed(digits);
 
-async function main(): Promise<void> {
+function printTable(
+	where: string,
+	rows: { many: number[]; http?: number[]; single: number; singleItems: number },
+): void {
+	const many = median(rows.many);
+	const http = rows.http ? median(rows.http) : undefined;
+	const bound = (CONCURRENCY * 1000) / LATENCY_MS;
+	const overheadMs = 1000 / rows.single - LATENCY_MS;
+	const list = (rates: number[]) => rates.map((rate) => fixed(rate, 0)).join(', ');
+	console.log(`\n${where}`);
+	console.log('| what | Model Gateway | n8n HTTP Request node | goal |');
+	console.log('|---|---|---|---|');
+	console.log(
+		`| chat items/s, ${CONCURRENCY} in flight vs batching ${CONCURRENCY} (interval 0), median | ${fixed(many)} | ${http === undefined ? 'not measured' : fixed(http)} | ≥ 1.2× HTTP Request |`,
+	);
+	if (http !== undefined)
+		console.log(`| ratio Model Gateway ÷ HTTP Request | ${fixed(many / http, 2)} | — | ≥ 1.2 |`);
+	console.log(
+		`| per-item overhead beyond the gateway's latency, 1 in flight (${rows.singleItems} items) | ${fixed(overheadMs, 2)} ms | — | < 2 ms |`,
+	);
+	console.log(
+		`| efficiency vs the latency bound (${CONCURRENCY} × 1000/${LATENCY_MS} = ${fixed(bound, 0)} items/s) | ${fixed(many / bound, 2)} | — | ≥ 0.85 |`,
+	);
+	console.log(
+		`(every repetition, items/s: Model Gateway ${list(rows.many)}${rows.http ? `; HTTP Request ${list(rows.http)}` : ''})`,
+	);
+}
+
+const settings: RealN8nSettings = {
+	items: ITEMS,
+	singleItems: Math.min(ITEMS, SINGLE_ITEMS),
+	latencyMs: LATENCY_MS,
+	repeats: REPEATS,
+	concurrency: CONCURRENCY,
+};
+
+/** The side-by-side rows in real n8n, or a line saying why they were skipped. */
+async function benchRealN8n(simulator: Simulator): Promise<void> {
+	const unavailable = realN8nUnavailable();
+	if (unavailable) {
+		console.log(`Real n8n: skipped (${unavailable}).`);
+		return;
+	}
+	console.log(
+		`Real n8n ${REAL_N8N_VERSION}: ${ITEMS} chat items, simulator latency ${LATENCY_MS} ms, ${REPEATS} repetitions (order rotated), time = the node's executionTime in the execution's run data`,
+	);
+	const real = await startRealN8n(
+		simulator,
+		settings,
+		N8N_NODE_OPTIONS ? { NODE_OPTIONS: N8N_NODE_OPTIONS } : {},
+	);
+	try {
+		const { chat, http, single, max } = real.contenders;
+		// n8n's HTTP Request node waits between batches only for an interval above 0: with
+		// interval 0 it sends every item at once, so the Chat node's largest setting runs too.
+		const contenders = [chat, http, max];
+		const rates = contenders.map(() => [] as number[]);
+		// One unmeasured run each: n8n loads the node types and warms up on first use.
+		for (const contender of contenders) await runContender(real.n8n, simulator, contender);
+		for (let repeat = 0; repeat < REPEATS; repeat++) {
+			for (let turn = 0; turn < contenders.length; turn++) {
+				const index = (turn + repeat) % contenders.length;
+				rates[index].push(await runContender(real.n8n, simulator, contenders[index]));
+			}
+		}
+		const singleRate = await runContender(real.n8n, simulator, single);
+		const maxRate = median(rates[2]);
+		printTable(`Real n8n ${REAL_N8N_VERSION}, node executionTime:`, {
+			many: rates[0],
+			http: rates[1],
+			single: singleRate,
+			singleItems: single.items,
+		});
+		console.log(
+			`| chat items/s, ${max.label.replace('Model Gateway Chat, ', '')} (bound ${fixed((MAX_CONCURRENCY * 1000) / LATENCY_MS, 0)}), median | ${fixed(maxRate)} | ${fixed(median(rates[1]))} | ratio ${fixed(maxRate / median(rates[1]), 2)} |`,
+		);
+		console.log(
+			`(every repetition, items/s: ${max.label} ${rates[2].map((rate) => fixed(rate, 0)).join(', ')})`,
+		);
+	} finally {
+		await real.stop();
+	}
+}
+
+/** The Chat rows through n8n-core's engine in this process. */
+async function benchInProcess(simulator: Simulator): Promise<void> {
 	// As test/setup-env.ts: n8n-core writes an instance key under N8N_USER_FOLDER.
 	process.env.N8N_USER_FOLDER ??= mkdtempSync(join(tmpdir(), 'mg-bench-n8n-'));
 	process.env.N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS ??= 'false';
-	const nodesBase = findNodesBase();
-	if (nodesBase) registerHttpRequestNode(nodesBase);
-	// After the registration above: the harness builds its node table when it is loaded.
-	const { runNode, shutDownEngineServices } = await import('../test/engine/harness');
-
-	const simulator = await startSimulator({
-		latencyMs: LATENCY_MS,
-		rateLimitEvery: RATE_LIMIT_EVERY,
-	});
+	const { runNode } = await import('../test/engine/harness');
 	const credentials = {
 		modelGatewayApi: { baseUrl: simulator.baseUrl, apiKey: simulator.apiKey },
-		modelGatewayAssetReviewApi: {
-			identityUrl: simulator.identityUrl,
-			accessToken: simulator.accessToken,
-		},
 	};
 	const inputOf = (count: number) =>
 		Array.from({ length: count }, (_, row) => ({ json: { question: `Question number ${row}` } }));
-
-	/** One run of a node over `count` items; returns items per second after checking every answer. */
-	const measure = async (
-		label: string,
-		spec: { type: string; parameters: IDataObject },
-		expectContent: (json: IDataObject) => unknown,
-		count = ITEMS,
-	): Promise<number> => {
-		simulator.reset();
-		const started = process.hrtime.bigint();
-		const result = await runNode(spec, { credentials, input: inputOf(count) });
-		const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-		const error = result.error('Node Under Test');
-		if (error) throw new Error(`${label}: ${error.message}`);
-		// Accepted requests only: a rate-limited one (429) was not processed.
-		const sent = simulator
-			.requestsTo('POST', '/v1/chat/completions')
-			.filter((request) => request.status !== 429).length;
-		const correct = result.items.every(
-			(item, row) => expectContent(item.json) === `Echo: Question number ${row}`,
-		);
-		if (result.items.length !== count || sent !== count || !correct)
-			throw new Error(`${label}: wrong output (${result.items.length} items, ${sent} requests)`);
-		return count / seconds;
-	};
-
-	console.log(
-		`${ITEMS} chat items, simulator latency ${LATENCY_MS} ms, ${REPEATS} repetitions (order rotated), engine: n8n-core WorkflowExecute in-process`,
-	);
 	const chat = (concurrency: number, stream = false) => ({
 		type: 'modelGatewayChat',
 		parameters: {
@@ -163,89 +175,48 @@ async function main(): Promise<void> {
 			options: { concurrency, ...(stream ? { stream: true } : {}) },
 		},
 	});
-	const chatContent = (json: IDataObject) => json.content;
-	const http = (batching?: { batchSize: number; batchInterval: number }) => ({
-		type: 'benchHttpRequest',
-		parameters: {
-			method: 'POST',
-			url: `${simulator.baseUrl}/v1/chat/completions`,
-			authentication: 'predefinedCredentialType',
-			nodeCredentialType: 'modelGatewayApi',
-			sendBody: true,
-			contentType: 'json',
-			specifyBody: 'json',
-			jsonBody:
-				'={{ JSON.stringify({ model: "chat-model-1", messages: [{ role: "user", content: $json.question }] }) }}',
-			options: batching ? { batching: { batch: batching } } : {},
-		},
+	/** One run over `count` items; returns items per second after checking every answer. */
+	const measure = async (label: string, concurrency: number, count: number, stream = false) => {
+		simulator.reset();
+		const started = process.hrtime.bigint();
+		const result = await runNode(chat(concurrency, stream), { credentials, input: inputOf(count) });
+		const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+		const error = result.error('Node Under Test');
+		if (error) throw new Error(`${label}: ${error.message}`);
+		const sent = simulator.requestsTo('POST', '/v1/chat/completions').length;
+		const correct = result.items.every(
+			(item, row) => item.json.content === `Echo: Question number ${row}`,
+		);
+		if (result.items.length !== count || sent !== count || !correct)
+			throw new Error(`${label}: wrong output (${result.items.length} items, ${sent} requests)`);
+		return count / seconds;
+	};
+	const many: number[] = [];
+	for (let repeat = 0; repeat < REPEATS; repeat++)
+		many.push(await measure('Chat', CONCURRENCY, ITEMS));
+	const single = await measure('Chat, 1 in flight', 1, settings.singleItems);
+	printTable('In-process engine (n8n-core WorkflowExecute), wall time of the run:', {
+		many,
+		single,
+		singleItems: settings.singleItems,
 	});
-	const httpContent = (json: IDataObject) =>
-		((json.choices as IDataObject[])[0].message as IDataObject).content;
+	const streamed = await measure('Chat, streamed', CONCURRENCY, ITEMS, true);
+	console.log(`| chat items/s, ${CONCURRENCY} in flight, streamed | ${fixed(streamed)} | — | — |`);
+}
 
-	// The side-by-side rows: both nodes in every repetition, which one goes first rotating.
-	const contenders: Array<{ label: string; run: () => Promise<number> }> = [
-		{
-			label: 'Model Gateway Chat, 16 items in flight',
-			run: () => measure('Model Gateway Chat', chat(16), chatContent),
-		},
-	];
-	if (nodesBase) {
-		contenders.push({
-			label: 'n8n HTTP Request node, batch size 16, interval 0',
-			run: () => measure('HTTP Request', http({ batchSize: 16, batchInterval: 0 }), httpContent),
-		});
+async function main(): Promise<void> {
+	// BENCH_RATE_LIMIT_EVERY=N: the simulator answers every Nth request 429 (waited out).
+	const simulator = await startSimulator({
+		latencyMs: LATENCY_MS,
+		rateLimitEvery: Number(process.env.BENCH_RATE_LIMIT_EVERY ?? 0),
+	});
+	try {
+		await benchRealN8n(simulator);
+		if (process.env.BENCH_SKIP_IN_PROCESS !== '1') await benchInProcess(simulator);
+	} finally {
+		await simulator.close();
 	}
-	const rates = contenders.map(() => [] as number[]);
-	for (let repeat = 0; repeat < REPEATS; repeat++) {
-		for (let turn = 0; turn < contenders.length; turn++) {
-			const index = (turn + repeat) % contenders.length;
-			rates[index].push(await contenders[index].run());
-		}
-	}
-	const medians = rates.map(median);
-	contenders.forEach((contender, index) =>
-		console.log(
-			`${contender.label.padEnd(52)} ${fixed(medians[index]).padStart(8)} items/s median  (${rates[index].map((rate) => fixed(rate, 0)).join(', ')})`,
-		),
-	);
-
-	const singleItems = Math.min(ITEMS, SINGLE_ITEMS);
-	const single = await measure(
-		'Model Gateway Chat, 1 in flight',
-		chat(1),
-		chatContent,
-		singleItems,
-	);
-	const overheadMs = 1000 / single - LATENCY_MS;
-	const streamed = await measure('Model Gateway Chat, streamed', chat(16, true), chatContent);
-	const bound = (16 * 1000) / LATENCY_MS;
-
 	console.log('');
-	console.log('| what | Model Gateway | n8n HTTP Request node | goal |');
-	console.log('|---|---|---|---|');
-	console.log(
-		`| chat items/s, 16 in flight vs batching 16 (interval 0) | ${fixed(medians[0])} (median) | ${nodesBase ? fixed(medians[1]) : 'not measured'} | ≥ 1.2× HTTP Request |`,
-	);
-	if (nodesBase) {
-		console.log(
-			`| ratio Model Gateway ÷ HTTP Request | ${fixed(medians[0] / medians[1], 2)} | — | ≥ 1.2 |`,
-		);
-	}
-	console.log(
-		`| per-item overhead beyond the gateway's latency, 1 in flight (${singleItems} items) | ${fixed(overheadMs, 2)} ms | — | < 2 ms |`,
-	);
-	console.log(
-		`| efficiency vs the latency bound (16 × 1000/${LATENCY_MS} = ${fixed(bound, 0)} items/s) | ${fixed(medians[0] / bound, 2)} | — | ≥ 0.85 |`,
-	);
-	console.log(`| chat items/s, 16 in flight, streamed | ${fixed(streamed)} | — | — |`);
-	if (nodesBase) console.log(`(HTTP Request node loaded from ${nodesBase})`);
-	else
-		console.log(
-			'n8n HTTP Request node: not measured (n8n-nodes-base not found; set N8N_NODES_BASE_DIR or run the real-n8n e2e setup first)',
-		);
-	await simulator.close();
-	shutDownEngineServices();
-
 	console.log(await benchSseParser());
 	// n8n-core keeps process-wide machinery alive after an in-process execution.
 	process.exit(0);

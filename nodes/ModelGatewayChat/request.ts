@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { ChatCompletionRequest } from '../shared/schemas/chatCompletion';
 import { chatCompletionRequestSchema } from '../shared/schemas/chatCompletion';
+import { itemParameter, nodeOfRun } from '../shared/itemParameters';
 import { validateRequest } from '../shared/schemas/validate';
 import { streamFields, structuredFormat, toolFields } from '../shared/textGeneration';
 import { isBlankJson, trimmedText } from '../shared/values';
@@ -39,16 +40,16 @@ export function buildChatRequest(
 	context: IExecuteFunctions,
 	itemIndex: number,
 ): ChatCompletionRequest {
-	const options = context.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const mode = context.getNodeParameter('messagesMode', itemIndex, 'fields') as string;
+	const options = itemParameter(context, 'options', itemIndex, {}) as IDataObject;
+	const mode = itemParameter(context, 'messagesMode', itemIndex, 'fields') as string;
 	const messages =
 		mode === 'json'
-			? context.getNodeParameter('messagesJson', itemIndex)
+			? itemParameter(context, 'messagesJson', itemIndex, '')
 			: messagesFromFields(
-					context.getNodeParameter('messages.values', itemIndex, []) as IDataObject[],
+					itemParameter(context, 'messages.values', itemIndex, []) as IDataObject[],
 				);
 
-	const body: IDataObject = { model: context.getNodeParameter('model', itemIndex), messages };
+	const body: IDataObject = { model: itemParameter(context, 'model', itemIndex, ''), messages };
 	for (const [option, field] of DIRECT_OPTIONS) {
 		if (options[option] !== undefined) body[field] = options[option];
 	}
@@ -56,7 +57,7 @@ export function buildChatRequest(
 	const user = trimmedText(options.user);
 	if (user) body.user = user;
 	Object.assign(body, toolFields(options), streamFields(options));
-	const format = structuredFormat(options, { node: context.getNode(), itemIndex });
+	const format = structuredFormat(options, { node: nodeOfRun(context), itemIndex });
 	if (format?.type === 'json_object') body.response_format = { type: 'json_object' };
 	if (format?.type === 'json_schema') {
 		body.response_format = {
@@ -65,7 +66,7 @@ export function buildChatRequest(
 		};
 	}
 
-	const request = validateRequest(chatCompletionRequestSchema, body, context.getNode(), itemIndex);
+	const request = validateRequest(chatCompletionRequestSchema, body, nodeOfRun(context), itemIndex);
 	// The spec: max_completion_tokens takes precedence, so the older field is not sent with it.
 	if (request.max_completion_tokens !== undefined) delete request.max_tokens;
 	return request;

@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { ImageEditRequest } from '../shared/schemas/imageEdit';
 import { imageEditRequestSchema } from '../shared/schemas/imageEdit';
+import { itemParameter, nodeOfRun } from '../shared/itemParameters';
 import { validateRequest } from '../shared/schemas/validate';
 import { isBlankJson } from '../shared/values';
 import type { BinaryEncoding, ImageEntry } from './inputImages';
@@ -13,11 +14,11 @@ export async function buildImageEditRequest(
 	itemIndex: number,
 	options: IDataObject,
 ): Promise<ImageEditRequest> {
-	const entries = context.getNodeParameter('images.values', itemIndex, []) as ImageEntry[];
+	const entries = itemParameter(context, 'images.values', itemIndex, []) as ImageEntry[];
 	const encoding = (options.binaryEncoding as BinaryEncoding | undefined) ?? 'dataUri';
 	const body: Record<string, unknown> = {
-		model: context.getNodeParameter('model', itemIndex),
-		prompt: context.getNodeParameter('prompt', itemIndex),
+		model: itemParameter(context, 'model', itemIndex, ''),
+		prompt: itemParameter(context, 'prompt', itemIndex, ''),
 		image: await resolveInputImages(context, itemIndex, entries, encoding),
 	};
 	// The option's default `[]` (or a cleared field) means "no regions": the field is left out.
@@ -26,5 +27,5 @@ export async function buildImageEditRequest(
 	if (options.size !== undefined) body.size = options.size;
 	if (options.thinkingMode !== undefined) body.thinking_mode = options.thinkingMode;
 	if (options.watermark !== undefined) body.watermark = options.watermark;
-	return validateRequest(imageEditRequestSchema, body, context.getNode(), itemIndex);
+	return validateRequest(imageEditRequestSchema, body, nodeOfRun(context), itemIndex);
 }

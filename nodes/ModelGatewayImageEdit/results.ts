@@ -1,7 +1,15 @@
 import type { IBinaryData, IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { base64ToBinary, downloadToBinary, extensionFor } from '../shared/binary';
+import type { StoredMedia } from '../shared/jsonMediaStream';
+import { storedMediaOf } from '../shared/jsonMediaStream';
+import {
+	base64ToBinary,
+	binaryHead,
+	downloadToBinary,
+	extensionFor,
+	renamedBinary,
+} from '../shared/binary';
 import { mimeTypeForOutputFormat, sniffImageMimeType } from './imageFormat';
 
 /**
@@ -41,6 +49,9 @@ export interface OutputSettings {
 	binaryPropertyName: string;
 }
 
+/** The `b64_json` key, whose values the answer's reader stores while they arrive. */
+export const INLINE_IMAGE_KEYS = ['b64_json'] as const;
+
 const DEFAULT_IMAGE_MIME_TYPE = 'image/png';
 
 export async function imageEditOutput(
@@ -49,6 +60,8 @@ export async function imageEditOutput(
 	response: ImageEditResponse,
 	traceId: string | undefined,
 	settings: OutputSettings,
+	/** The `b64_json` values already in binary storage (their places in `response` hold markers). */
+	storedImages: ReadonlyArray<StoredMedia<IBinaryData>> = [],
 ): Promise<INodeExecutionData[]> {
 	const shared = sharedJson(response, traceId);
 	const images = response.data ?? [];
@@ -63,7 +76,10 @@ export async function imageEditOutput(
 		if (settings.content !== 'binary') json.url = image.url ?? null;
 		results.push({
 			json,
-			binary: await resultBinary(context, itemIndex, response, index, image, settings.content),
+			binary: await resultBinary(context, itemIndex, response, index, image, {
+				content: settings.content,
+				storedImages,
+			}),
 		});
 	}
 
@@ -129,7 +145,10 @@ async function resultBinary(
 	response: ImageEditResponse,
 	index: number,
 	image: ResultImage,
-	content: OutputContent,
+	{
+		content,
+		storedImages,
+	}: { content: OutputContent; storedImages: ReadonlyArray<StoredMedia<IBinaryData>> },
 ): Promise<IBinaryData | undefined> {
 	const what = `result image ${index + 1} of ${response.data?.length ?? 0}`;
 	const fileNameBase = `edited-image-${index + 1}`;
@@ -143,7 +162,15 @@ async function resultBinary(
 			fallbackMimeType: formatMimeType ?? DEFAULT_IMAGE_MIME_TYPE,
 		});
 	}
-	if (image.b64_json) {
+	const stored = storedMediaOf(image.b64_json, storedImages);
+	if (stored && stored.byteLength > 0) {
+		// Stored while the answer arrived; its first bytes tell the format.
+		const header = await binaryHead(context, stored.stored, 18);
+		const mimeType = sniffImageMimeType(header) ?? formatMimeType ?? DEFAULT_IMAGE_MIME_TYPE;
+		const extension = extensionFor(mimeType, mimeType.split('/')[1]);
+		return renamedBinary(stored.stored, `${fileNameBase}.${extension}`, mimeType);
+	}
+	if (typeof image.b64_json === 'string' && !stored && image.b64_json !== '') {
 		// The first bytes tell the format; the whole image is decoded once, by base64ToBinary.
 		const header = Buffer.from(image.b64_json.slice(0, 24), 'base64');
 		const mimeType = sniffImageMimeType(header) ?? formatMimeType ?? DEFAULT_IMAGE_MIME_TYPE;

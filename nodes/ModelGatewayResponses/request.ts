@@ -3,6 +3,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { parseJsonText } from '../shared/jsonText';
 import type { ResponsesRequest } from '../shared/schemas/responses';
 import { responsesRequestSchema } from '../shared/schemas/responses';
+import { itemParameter, nodeOfRun } from '../shared/itemParameters';
 import { validateRequest } from '../shared/schemas/validate';
 import { streamFields, structuredFormat, toolFields } from '../shared/textGeneration';
 import { isBlank, isBlankJson } from '../shared/values';
@@ -10,26 +11,26 @@ import { isBlank, isBlankJson } from '../shared/values';
 /** Reads one item's parameters into a validated POST /v1/responses body. */
 
 function readInput(context: IExecuteFunctions, itemIndex: number): unknown {
-	const mode = context.getNodeParameter('inputMode', itemIndex, 'text') as string;
+	const mode = itemParameter(context, 'inputMode', itemIndex, 'text') as string;
 	if (mode === 'json')
-		return parseJsonText(context.getNodeParameter('inputJson', itemIndex), {
-			node: context.getNode(),
+		return parseJsonText(itemParameter(context, 'inputJson', itemIndex, ''), {
+			node: nodeOfRun(context),
 			field: 'Input (JSON)',
 			itemIndex,
 		});
 	if (mode === 'messages') {
-		const values = context.getNodeParameter('messages.values', itemIndex, []) as IDataObject[];
+		const values = itemParameter(context, 'messages.values', itemIndex, []) as IDataObject[];
 		return values.map((value) => ({ role: value.role, content: value.content ?? '' }));
 	}
-	return context.getNodeParameter('input', itemIndex, '');
+	return itemParameter(context, 'input', itemIndex, '');
 }
 
 export function buildResponsesRequest(
 	context: IExecuteFunctions,
 	itemIndex: number,
 ): ResponsesRequest {
-	const options = context.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const body: IDataObject = { model: context.getNodeParameter('model', itemIndex) };
+	const options = itemParameter(context, 'options', itemIndex, {}) as IDataObject;
+	const body: IDataObject = { model: itemParameter(context, 'model', itemIndex, '') };
 	const input = readInput(context, itemIndex);
 	if (!isBlank(input)) body.input = input as IDataObject;
 	if (!isBlank(options.instructions)) body.instructions = options.instructions;
@@ -41,7 +42,7 @@ export function buildResponsesRequest(
 			...(options.reasoningSummary !== undefined ? { summary: options.reasoningSummary } : {}),
 		};
 	}
-	const format = structuredFormat(options, { node: context.getNode(), itemIndex });
+	const format = structuredFormat(options, { node: nodeOfRun(context), itemIndex });
 	if (format) body.text = { format };
 	if (options.maxOutputTokens !== undefined) body.max_output_tokens = options.maxOutputTokens;
 	if (options.maxToolCalls !== undefined) body.max_tool_calls = options.maxToolCalls;
@@ -51,5 +52,5 @@ export function buildResponsesRequest(
 	if (options.store !== undefined) body.store = options.store;
 	if (options.truncation !== undefined) body.truncation = options.truncation;
 	Object.assign(body, toolFields(options), streamFields(options));
-	return validateRequest(responsesRequestSchema, body, context.getNode(), itemIndex);
+	return validateRequest(responsesRequestSchema, body, nodeOfRun(context), itemIndex);
 }

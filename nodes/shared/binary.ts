@@ -107,6 +107,22 @@ export function mediaStoringReader(
 	};
 }
 
+/** The first `length` bytes of stored binary data (enough to tell a file's format). */
+export async function binaryHead(
+	context: IExecuteFunctions,
+	binary: IBinaryData,
+	length: number,
+): Promise<Buffer> {
+	if (!binary.id) return Buffer.from(binary.data.slice(0, Math.ceil(length / 3) * 4), 'base64');
+	const stream = await context.helpers.getBinaryStream(binary.id, length);
+	try {
+		for await (const chunk of stream as AsyncIterable<Buffer>) return chunk.subarray(0, length);
+		return Buffer.alloc(0);
+	} finally {
+		stream.destroy();
+	}
+}
+
 /** Stored binary data under its final file name and type (the bytes stay where they are). */
 export function renamedBinary(
 	binary: IBinaryData,

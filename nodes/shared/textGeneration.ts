@@ -6,6 +6,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+import { itemParameter } from './itemParameters';
 import { processItems } from './items';
 import { parseJsonText } from './jsonText';
 import type { StreamAggregator } from './sse';
@@ -300,11 +301,11 @@ export async function executeTextOperation<TRequest extends { model: string }>(
 				const response = await sendTextRequest(context, {
 					path: operation.path,
 					body: request as unknown as IDataObject,
-					traceId: context.getNodeParameter('options.traceId', itemIndex, '') as string,
+					traceId: itemParameter(context, 'options.traceId', itemIndex, ''),
 					itemIndex,
 					aggregator: operation.aggregator,
 				});
-				const json = context.getNodeParameter('simplify', itemIndex, true)
+				const json = itemParameter(context, 'simplify', itemIndex, true)
 					? operation.simplify(response.body, {
 							model: request.model,
 							traceId: response.traceId,

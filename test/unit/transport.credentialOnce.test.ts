@@ -5,8 +5,8 @@ import { gatewayRequest } from '../../nodes/shared/transport';
 import { testNode } from './testNode';
 
 /** A node run's context whose n8n helpers count what they are asked for. */
-function countingContext(parameters: Record<string, unknown> = {}) {
-	const counts = { credentialReads: 0, parameterReads: 0 };
+function countingContext(parameters: Record<string, unknown> = {}, input: object[] = []) {
+	const counts = { credentialReads: 0, parameterReads: 0, nodeCopies: 0 };
 	const sent: IHttpRequestOptions[] = [];
 	const node = { ...testNode('Probe'), parameters: parameters as never };
 	const context = {
@@ -23,7 +23,11 @@ function countingContext(parameters: Record<string, unknown> = {}) {
 					? `label ${item}`
 					: fallback;
 		},
-		getNode: () => node,
+		getNode: () => {
+			counts.nodeCopies++;
+			return structuredClone(node);
+		},
+		getInputData: () => input.map((json) => ({ json })),
 		helpers: {
 			httpRequest: async (options: IHttpRequestOptions) => {
 				sent.push(options);
@@ -57,7 +61,9 @@ describe('the transport per node run', () => {
 	});
 
 	it('resolves a parameter with an expression for every item, one without once', () => {
-		const run = countingContext({ options: { label: '={{ $json.label }}', timeout: 30 } });
+		const run = countingContext({
+			options: { label: '={{ "label " + $itemIndex }}', timeout: 30 },
+		});
 		expect([0, 1, 2].map((item) => itemParameter(run.context, 'options.label', item, ''))).toEqual([
 			'label 0',
 			'label 1',
@@ -68,5 +74,47 @@ describe('the transport per node run', () => {
 			[30, 30, 30],
 		);
 		expect(run.counts.parameterReads).toBe(4);
+	});
+
+	it('fills in expressions that only read an item field from the item, without n8n', () => {
+		const parameters = {
+			messages: {
+				values: [
+					{ role: 'system', content: 'Be brief.' },
+					{ role: 'user', content: '={{ $json.question }}' },
+					{ role: 'user', content: '={{$json.nested.count}}' },
+				],
+			},
+		};
+		const input = [
+			{ question: 'first?', nested: { count: 3 } },
+			{ question: 'second?', nested: { count: 0 } },
+		];
+		const run = countingContext(parameters, input);
+		const values = [0, 1].map((item) => itemParameter(run.context, 'messages.values', item, []));
+		expect(values).toEqual([
+			[
+				{ role: 'system', content: 'Be brief.' },
+				{ role: 'user', content: 'first?' },
+				{ role: 'user', content: 3 },
+			],
+			[
+				{ role: 'system', content: 'Be brief.' },
+				{ role: 'user', content: 'second?' },
+				{ role: 'user', content: 0 },
+			],
+		]);
+		expect(run.counts.parameterReads).toBe(0);
+		// One copy of the node for the whole run, not one per call.
+		expect(run.counts.nodeCopies).toBe(1);
+		// What is handed out is a copy: changing it changes nothing for the next item.
+		(values[0] as Array<{ content: unknown }>)[0].content = 'changed';
+		expect(itemParameter(run.context, 'messages.values', 0, [])).toEqual([
+			{ role: 'system', content: 'Be brief.' },
+			{ role: 'user', content: 'first?' },
+			{ role: 'user', content: 3 },
+		]);
+		expect(itemParameter(run.context, 'options.label', 0, '')).toBe('label 0');
+		expect(run.counts.parameterReads).toBe(1);
 	});
 });

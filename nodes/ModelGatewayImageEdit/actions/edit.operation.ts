@@ -5,6 +5,8 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+import { mediaStoringReader } from '../../shared/binary';
+import { itemParameter } from '../../shared/itemParameters';
 import { processItems } from '../../shared/items';
 import {
 	inputBinaryFieldsProperty,
@@ -21,7 +23,7 @@ import { gatewayRequest } from '../../shared/transport';
 import { asRecord, trimmedText } from '../../shared/values';
 import { buildImageEditRequest } from '../request';
 import type { ImageEditResponse, OutputContent, OutputLayout } from '../results';
-import { imageEditOutput } from '../results';
+import { imageEditOutput, INLINE_IMAGE_KEYS } from '../results';
 
 /**
  * Edit images with an instruction: the parameters and the run. Descriptions name the request
@@ -214,10 +216,15 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		{
 			// Every item's images are read and checked before the first edit is sent (and billed).
 			prepare: async (itemIndex): Promise<PreparedEdit> => {
-				const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+				const options = itemParameter(this, 'options', itemIndex, {}) as IDataObject;
 				return { options, request: await buildImageEditRequest(this, itemIndex, options) };
 			},
 			send: async ({ options, request }: PreparedEdit, itemIndex) => {
+				// b64_json images go to binary storage while the answer arrives (named in results.ts).
+				const images = mediaStoringReader(this, INLINE_IMAGE_KEYS, (index) => ({
+					fileName: `edited-image-${index + 1}.png`,
+					mimeType: 'image/png',
+				}));
 				const response = await gatewayRequest<ImageEditResponse>(this, {
 					method: 'POST',
 					path: '/v1/images/edits',
@@ -226,12 +233,20 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 					traceId: options.traceId as string | undefined,
 					itemIndex,
 					timeoutMs: Number(options.timeout ?? DEFAULT_TIMEOUT_SECONDS) * 1000,
+					readJson: images.readJson,
 				});
-				return await imageEditOutput(this, itemIndex, response.body, response.traceId, {
-					content: (options.outputContent as OutputContent | undefined) ?? 'both',
-					layout: (options.outputLayout as OutputLayout | undefined) ?? 'itemPerImage',
-					binaryPropertyName: trimmedText(options.binaryPropertyName) ?? 'data',
-				});
+				return await imageEditOutput(
+					this,
+					itemIndex,
+					response.body,
+					response.traceId,
+					{
+						content: (options.outputContent as OutputContent | undefined) ?? 'both',
+						layout: (options.outputLayout as OutputLayout | undefined) ?? 'itemPerImage',
+						binaryPropertyName: trimmedText(options.binaryPropertyName) ?? 'data',
+					},
+					images.storedMedia(),
+				);
 			},
 			createdId: editedImageId,
 		},
