@@ -95,20 +95,20 @@ run_services() {
 		stopping=1
 		trap - EXIT INT TERM HUP
 		# SIGINT is Postgres's "fast" shutdown (SIGTERM would wait for n8n's connections to close).
-		[[ -n "$pg_pid" ]] && kill -INT "$pg_pid" 2>/dev/null
-		[[ -n "$redis_pid" ]] && kill -TERM "$redis_pid" 2>/dev/null
+		[[ -z "$pg_pid" ]] || kill -INT "$pg_pid" 2>/dev/null || true
+		[[ -z "$redis_pid" ]] || kill -TERM "$redis_pid" 2>/dev/null || true
 		local waited=0
 		while { [[ -n "$pg_pid" ]] && kill -0 "$pg_pid" 2>/dev/null; } ||
 			{ [[ -n "$redis_pid" ]] && kill -0 "$redis_pid" 2>/dev/null; }; do
 			((waited++ < 100)) || {
 				log "servers did not stop in 10 s: killing them"
-				kill -KILL $pg_pid $redis_pid 2>/dev/null
+				kill -KILL $pg_pid $redis_pid 2>/dev/null || true
 				break
 			}
 			sleep 0.1
 		done
-		wait 2>/dev/null
-		[[ -n "$stdin_pid" ]] && kill "$stdin_pid" 2>/dev/null
+		wait 2>/dev/null || true
+		[[ -z "$stdin_pid" ]] || kill "$stdin_pid" 2>/dev/null || true
 		[[ "${MG_QUEUE_KEEP_DIR:-0}" == 1 ]] || rm -rf "$dir"
 		log "stopped"
 		exit "$status"
