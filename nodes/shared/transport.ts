@@ -155,7 +155,7 @@ const TRANSIENT_NETWORK_CODES = new Set([
 /** Failures where the request provably never left this machine, so even a create is safe to repeat. */
 const NEVER_SENT_NETWORK_CODES = new Set(['ECONNREFUSED']);
 
-type GatewayContext =
+export type GatewayContext =
 	| IExecuteFunctions
 	| ILoadOptionsFunctions
 	| IPollFunctions

@@ -1,29 +1,42 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
-
-import { gatewayRequest } from '../transport';
+import {
+	DEFAULT_RETRY_POLICY,
+	gatewayRequest,
+	type GatewayContext,
+	type RetryPolicy,
+} from '../transport';
 import { taskFamily } from './index';
 import type { ParsedTask, TaskReference } from './task';
 
 /**
  * One query of one task, as every reader of tasks makes it (Get Status, Wait for Task, the
- * callback trigger's confirmation): the family builds the request, the transport sends it,
- * the family parses the record.
+ * callback trigger's confirmation): the family builds the request and reads its business
+ * failures, the transport sends it, the family parses the record.
  */
 export async function queryTask(
-	context: IExecuteFunctions,
+	context: GatewayContext,
 	reference: TaskReference,
-	options: { traceId?: string; itemIndex?: number },
+	options: {
+		traceId?: string;
+		itemIndex?: number;
+		timeoutMs?: number;
+		retryPolicy?: RetryPolicy;
+	} = {},
 ): Promise<ParsedTask> {
 	const family = taskFamily(reference.family);
 	const query = family.buildQueryRequest(reference);
-	const response = await gatewayRequest<unknown>(context, {
-		method: query.method,
-		path: query.path,
-		kind: 'read',
-		businessFailure: family.businessFailure,
-		traceId: options.traceId,
-		itemIndex: options.itemIndex,
-	});
+	const response = await gatewayRequest<unknown>(
+		context,
+		{
+			method: query.method,
+			path: query.path,
+			kind: 'read',
+			businessFailure: family.businessFailure,
+			traceId: options.traceId,
+			itemIndex: options.itemIndex,
+			timeoutMs: options.timeoutMs,
+		},
+		options.retryPolicy ?? DEFAULT_RETRY_POLICY,
+	);
 	const parsed = family.parseTaskRecord(response.body, {
 		model: reference.model ?? null,
 		endpoint: reference.endpoint ?? null,

@@ -1,0 +1,59 @@
+import type {
+	INodeType,
+	INodeTypeDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import { GATEWAY_CREDENTIAL } from '../shared/transport';
+import { PARAMETERS, taskTriggerProperties } from './description';
+import { receiveCallback } from './receive';
+import { QUERY_MODE_PATH } from './secret';
+
+/**
+ * Starts a workflow from gateway callbacks. There is nothing to register remotely (the
+ * gateway takes the URL per request as `callback_url`), so there are no webhook methods:
+ * activating the workflow only registers the path with n8n.
+ */
+// The gateway has no webhook registration API (callback_url is sent with each request), so
+// there is nothing to create, check or delete remotely; n8n skips missing webhook methods.
+// eslint-disable-next-line @n8n/community-nodes/webhook-lifecycle-complete
+export class ModelGatewayTaskTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Model Gateway Task Callback Trigger',
+		name: 'modelGatewayTaskTrigger',
+		icon: {
+			light: 'file:modelGatewayTaskTrigger.svg',
+			dark: 'file:modelGatewayTaskTrigger.dark.svg',
+		},
+		group: ['trigger'],
+		version: 1,
+		subtitle: '={{$parameter["events"] === "all" ? "Every status change" : "Final events only"}}',
+		description:
+			'Starts the workflow when the Model Gateway calls back about a video task or an asset review: once per task and status, with the normalized task (taskId, status, done, videoUrl, error) as output',
+		defaults: { name: 'Model Gateway Task Callback' },
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [
+			{
+				name: GATEWAY_CREDENTIAL,
+				required: true,
+				displayOptions: { show: { [PARAMETERS.confirm]: [true] } },
+			},
+		],
+		webhooks: [
+			{
+				name: 'default',
+				httpMethod: 'POST',
+				responseMode: 'onReceived',
+				path: `={{ $parameter["${PARAMETERS.secretLocation}"] === "query" ? "${QUERY_MODE_PATH}" : $parameter["${PARAMETERS.secret}"] }}`,
+			},
+		],
+		properties: taskTriggerProperties,
+	};
+
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		return await receiveCallback(this);
+	}
+}

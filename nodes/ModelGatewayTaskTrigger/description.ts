@@ -1,0 +1,154 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { TASK_FAMILIES } from '../shared/tasks';
+import { DEFAULT_MAX_BODY_KB } from './body';
+import { DEFAULT_MEMORY_CAPACITY, MAX_MEMORY_CAPACITY } from './eventMemory';
+import { ASSET_REVIEW, AUTO_DETECT } from './recognize';
+import { QUERY_MODE_PATH, SECRET_HEADER, SECRET_QUERY_PARAMETER } from './secret';
+
+/** Parameter names: a public contract (saved workflows refer to them). */
+export const PARAMETERS = {
+	secret: 'secret',
+	secretLocation: 'secretLocation',
+	family: 'family',
+	events: 'events',
+	confirm: 'confirmWithGateway',
+	familyAEndpoint: 'familyAEndpoint',
+	options: 'options',
+} as const;
+
+export type EventsChoice = 'final' | 'all';
+
+export const taskTriggerProperties: INodeProperties[] = [
+	{
+		displayName:
+			'Put this node’s Production URL into the Callback URL of a Model Gateway Video (Task family S, Family A) or Asset Review request, then activate (publish) this workflow. Each callback starts one execution; duplicates, stale and (by default) unfinished events are answered without starting one.',
+		name: 'notice',
+		type: 'notice',
+		default: '',
+	},
+	{
+		displayName: 'Secret',
+		name: PARAMETERS.secret,
+		type: 'string',
+		// The node's own id: a random UUID the editor gives every node, so each trigger gets its
+		// own secret without any setup. Replace it with any value to rotate the secret.
+		default: '={{ $nodeId }}',
+		required: true,
+		description:
+			'Shared secret a callback must present. The gateway signs nothing, so this is what keeps strangers from starting the workflow. Letters, digits, "-" and "_" only. After changing it, activate (publish) the workflow again and update the Callback URL.',
+	},
+	{
+		displayName: 'Secret Location',
+		name: PARAMETERS.secretLocation,
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{
+				name: 'In the URL Path',
+				value: 'path',
+				description:
+					'The secret is the last part of the Production URL, so copying the URL is all it takes. Requests with another path are answered 404 by n8n.',
+			},
+			{
+				name: 'Query Parameter or Header',
+				value: 'query',
+				description: `The URL ends in /${QUERY_MODE_PATH}; add ?${SECRET_QUERY_PARAMETER}=YOUR_SECRET to it (or send the ${SECRET_HEADER} header). Missing: 401, wrong: 403.`,
+			},
+		],
+		default: 'path',
+	},
+	{
+		displayName: 'Family',
+		name: PARAMETERS.family,
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{
+				name: 'Detect From Payload',
+				value: AUTO_DETECT,
+				description:
+					'Task family S, Family A, Family C and asset review callbacks are recognized by their fields',
+			},
+			...Object.values(TASK_FAMILIES).map((family) => ({
+				name: family.displayName,
+				value: family.id,
+				description: `Read every callback as a ${family.displayName} task record`,
+			})),
+			{
+				name: 'Asset Review',
+				value: ASSET_REVIEW,
+				description: 'Read every callback as an asset review result',
+			},
+		],
+		default: AUTO_DETECT,
+		description: 'Which kind of callback this URL receives',
+	},
+	{
+		displayName: 'Events',
+		name: PARAMETERS.events,
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{
+				name: 'Final Events Only',
+				value: 'final',
+				description: 'Start the workflow when a task succeeded or failed',
+			},
+			{
+				name: 'Every Status Change',
+				value: 'all',
+				description: 'Also start it for queued, running and unrecognized statuses',
+			},
+		],
+		default: 'final',
+	},
+	{
+		displayName: 'Confirm with the Gateway',
+		name: PARAMETERS.confirm,
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether to fetch the task record from the gateway (one query per callback, never a loop) and emit that instead of the callback body, so a forged "succeeded" cannot start the workflow. Asset review results cannot be queried and are emitted with confirmed false.',
+	},
+	{
+		displayName: 'Family A Endpoint',
+		name: PARAMETERS.familyAEndpoint,
+		type: 'options',
+		options: [
+			{ name: 'Image to Video', value: 'image2video' },
+			{ name: 'Omni Video', value: 'omni-video' },
+			{ name: 'Text to Video', value: 'text2video' },
+		],
+		default: 'omni-video',
+		displayOptions: { show: { [PARAMETERS.confirm]: [true] } },
+		description:
+			'Family A tasks are queried under the endpoint they were created with, which callbacks do not carry',
+	},
+	{
+		displayName: 'Options',
+		name: PARAMETERS.options,
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'Max Body Size (KB)',
+				name: 'maxBodyKb',
+				type: 'number',
+				typeOptions: { minValue: 1 },
+				default: DEFAULT_MAX_BODY_KB,
+				description: 'Larger callbacks are refused with 413 and start nothing',
+			},
+			{
+				displayName: 'Remembered Tasks',
+				name: 'memoryCapacity',
+				type: 'number',
+				typeOptions: { minValue: 10, maxValue: MAX_MEMORY_CAPACITY },
+				default: DEFAULT_MEMORY_CAPACITY,
+				description:
+					'How many tasks the duplicate and out-of-order check remembers (the least recently heard-of are forgotten first). Each is saved with the workflow, about 60 bytes.',
+			},
+		],
+	},
+];

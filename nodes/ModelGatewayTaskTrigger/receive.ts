@@ -1,0 +1,160 @@
+import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+
+import { isDone } from '../shared/tasks';
+import type { CallbackRequest } from './body';
+import { DEFAULT_MAX_BODY_KB, readCallbackBody } from './body';
+import { confirmWithGateway } from './confirm';
+import type { EventsChoice } from './description';
+import { PARAMETERS } from './description';
+import type { EventKey } from './eventMemory';
+import { DEFAULT_MEMORY_CAPACITY, judgeEventIn, processMemory } from './eventMemory';
+import type { CallbackEvent, FamilyChoice } from './recognize';
+import { AUTO_DETECT, recognizeEvent } from './recognize';
+import type { SecretLocation } from './secret';
+import { SECRET_HEADER, SECRET_QUERY_PARAMETER, checkSecret, lastPathSegment } from './secret';
+
+/** Request headers worth keeping with the event (the rest is transport noise). */
+const KEPT_HEADERS = [
+	'content-type',
+	'content-length',
+	'user-agent',
+	'x-trace-id',
+	'x-request-id',
+	'x-forwarded-for',
+	'x-real-ip',
+];
+
+/**
+ * One callback, start to finish: secret → body → recognition → (confirmation) → event
+ * filter → duplicate and order check → one execution or a plain answer. Every refusal is a
+ * 4xx (or 502 when the gateway could not confirm) with a short reason, logged, and starts
+ * nothing; every drop is a 200 that starts nothing.
+ */
+export async function receiveCallback(context: IWebhookFunctions): Promise<IWebhookResponseData> {
+	const request = context.getRequestObject();
+	const headers = context.getHeaderData();
+	const secret = checkSecret(
+		context.getNodeParameter(PARAMETERS.secretLocation, 'path') as SecretLocation,
+		String(context.getNodeParameter(PARAMETERS.secret, '')),
+		{
+			pathSecret: lastPathSegment(request.originalUrl ?? request.url),
+			querySecret: (context.getQueryData() as IDataObject)[SECRET_QUERY_PARAMETER],
+			headerSecret: headers[SECRET_HEADER],
+		},
+	);
+	if (!secret.ok) return refuse(context, secret.statusCode, secret.reason);
+
+	const options = context.getNodeParameter(PARAMETERS.options, {}) as {
+		maxBodyKb?: number;
+		memoryCapacity?: number;
+	};
+	const reading = readCallbackBody(
+		{
+			parsedBody: context.getBodyData() as unknown,
+			rawBody: (request as unknown as CallbackRequest & { rawBody?: Buffer }).rawBody,
+			contentLength: headers['content-length'],
+		},
+		options.maxBodyKb ?? DEFAULT_MAX_BODY_KB,
+	);
+	if (!reading.ok) return refuse(context, reading.statusCode, reading.reason);
+
+	const traceHeader = headers['x-trace-id'];
+	const claimed = recognizeEvent(
+		reading.body,
+		context.getNodeParameter(PARAMETERS.family, AUTO_DETECT) as FamilyChoice,
+		{ traceId: typeof traceHeader === 'string' ? traceHeader : null },
+	);
+	if (!claimed) {
+		return refuse(
+			context,
+			422,
+			'The callback body is not a task record or asset review result this trigger knows',
+		);
+	}
+
+	const events = context.getNodeParameter(PARAMETERS.events, 'final') as EventsChoice;
+	// Production calls are also judged in this process's memory (exact for copies arriving
+	// together); test calls only in static data, which n8n does not keep for them.
+	const memories = [context.getWorkflowStaticData('node')];
+	if (context.getMode() !== 'manual') {
+		memories.push(processMemory(`${context.getWorkflow().id ?? ''}/${context.getNode().id}`));
+	}
+	const capacity = options.memoryCapacity ?? DEFAULT_MEMORY_CAPACITY;
+	const dropped = (of: CallbackEvent, reason: string): IWebhookResponseData => ({
+		webhookResponse: { ...summary(of), started: false, dropped: reason },
+	});
+
+	let event: CallbackEvent = claimed;
+	let confirmed = false;
+	if (
+		context.getNodeParameter(PARAMETERS.confirm, false) === true &&
+		claimed.family !== 'assetReview'
+	) {
+		// A claim that could not start anything anyway costs no gateway query.
+		const early = judgeEventIn(memories, memoryKey(claimed), capacity, false);
+		if (early !== 'new') return dropped(claimed, early);
+		if (events === 'final' && !claimed.done) return dropped(claimed, 'notFinal');
+		const confirmation = await confirmWithGateway(
+			context,
+			claimed,
+			String(context.getNodeParameter(PARAMETERS.familyAEndpoint, 'omni-video')),
+		);
+		if (!confirmation.ok) return refuse(context, confirmation.statusCode, confirmation.reason);
+		event = confirmation.task;
+		confirmed = true;
+	}
+
+	const verdict = judgeEventIn(memories, memoryKey(event), capacity);
+	if (verdict !== 'new') return dropped(event, verdict);
+	if (events === 'final' && !isDone(event.status)) return dropped(event, 'notFinal');
+
+	const json: IDataObject = {
+		...(event as unknown as IDataObject),
+		confirmed,
+		body: reading.body as IDataObject,
+		headers: keptHeaders(headers),
+		receivedAt: new Date().toISOString(),
+	};
+	return {
+		webhookResponse: { ...summary(event), started: true },
+		workflowData: [[{ json }]],
+	};
+}
+
+function summary(event: CallbackEvent): IDataObject {
+	return { received: true, family: event.family, taskId: event.taskId, status: event.status };
+}
+
+function memoryKey(event: CallbackEvent): EventKey {
+	return {
+		family: event.family,
+		taskId: event.taskId,
+		status: event.status,
+		rawStatus: event.rawStatus,
+	};
+}
+
+function keptHeaders(headers: Record<string, string | string[] | undefined>): IDataObject {
+	const kept: IDataObject = {};
+	for (const name of KEPT_HEADERS) {
+		const value = headers[name];
+		if (value !== undefined) kept[name] = Array.isArray(value) ? value.join(', ') : value;
+	}
+	return kept;
+}
+
+/** Answers a refused callback directly and starts nothing. */
+function refuse(
+	context: IWebhookFunctions,
+	statusCode: number,
+	reason: string,
+): IWebhookResponseData {
+	context.logger.warn(`Model Gateway callback refused (${statusCode}): ${reason}`, {
+		node: context.getNode().name,
+		workflowId: context.getWorkflow().id,
+	});
+	const response = context.getResponseObject();
+	response.writeHead(statusCode, { 'content-type': 'application/json; charset=utf-8' });
+	response.end(JSON.stringify({ received: false, reason }));
+	return { noWebhookResponse: true };
+}

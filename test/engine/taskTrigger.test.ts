@@ -1,0 +1,485 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { useSimulator } from './simulatorFixture';
+import { postCallback, startWebhookHarness, type WebhookHarness } from './webhookHarness';
+
+const SECRET = 'test-secret-0123';
+
+const taskSRecord = (status: string, extra: IDataObject = {}) => ({
+	id: 'cgt-2026-s-1',
+	model: 'video-s-1',
+	status,
+	created_at: 1795000000,
+	updated_at: 1795000060,
+	...extra,
+});
+const S_SUCCEEDED = taskSRecord('succeeded', {
+	content: {
+		video_url: 'https://cdn.example/s1.mp4',
+		last_frame_url: 'https://cdn.example/s1.png',
+	},
+});
+const familyARecord = (status: string) => ({
+	task_id: 'a-task-7',
+	task_status: status,
+	task_status_msg: '',
+	task_info: { external_task_id: 'row-7' },
+	created_at: 1795000000000,
+	updated_at: 1795000060000,
+	task_result: {
+		videos: status === 'succeed' ? [{ id: 'v0', url: 'https://cdn.example/a7.mp4' }] : [],
+		images: null,
+	},
+});
+const ASSET_REVIEW_RESULT = {
+	code: 200,
+	task_id: 'review-9',
+	track_id: 'track-9',
+	status: 'completed',
+	message: '',
+	error_message: '',
+	result: {
+		review_batch_id: 'batch-9',
+		items: [
+			{ asset_id: 'a1', source_url: 'https://img.example/ok.png', submit_review_status: 1 },
+			{
+				asset_id: 'a2',
+				source_url: 'https://img.example/bad.png',
+				submit_review_status: 2,
+				error_code: 'CONTENT_VIOLATION',
+				error_message: 'violence',
+			},
+		],
+	},
+};
+
+let harness: WebhookHarness | undefined;
+afterEach(async () => {
+	await harness?.close();
+	harness = undefined;
+});
+
+async function start(parameters: IDataObject = {}, credentials?: IDataObject) {
+	harness = await startWebhookHarness({
+		parameters: { secret: SECRET, ...parameters },
+		credentials: credentials as never,
+	});
+	return harness;
+}
+
+async function post(body: unknown, headers?: Record<string, string>) {
+	const result = await postCallback(harness!.url, body, headers);
+	await harness!.settled();
+	return result;
+}
+
+describe('payloads of each family start one execution with the normalized task', () => {
+	test.each([
+		['Task family S, bare', S_SUCCEEDED],
+		['Task family S, enveloped', { code: 'success', message: '', data: S_SUCCEEDED }],
+	])('%s', async (_name, body) => {
+		await start();
+		const answer = await post(body, { 'x-trace-id': 'trace-s-1', 'user-agent': 'gateway/1' });
+
+		expect(answer).toEqual({
+			status: 200,
+			body: {
+				received: true,
+				family: 'taskS',
+				taskId: 'cgt-2026-s-1',
+				status: 'succeeded',
+				started: true,
+			},
+		});
+		expect(harness!.executions).toHaveLength(1);
+		const [item] = harness!.executions[0];
+		expect(item.json).toMatchObject({
+			family: 'taskS',
+			taskId: 'cgt-2026-s-1',
+			model: 'video-s-1',
+			status: 'succeeded',
+			rawStatus: 'succeeded',
+			done: true,
+			videoUrl: 'https://cdn.example/s1.mp4',
+			lastFrameUrl: 'https://cdn.example/s1.png',
+			error: null,
+			traceId: 'trace-s-1',
+			confirmed: false,
+			body,
+		});
+		expect(item.json.headers).toEqual({
+			'content-type': 'application/json',
+			'content-length': String(JSON.stringify(body).length),
+			'user-agent': 'gateway/1',
+			'x-trace-id': 'trace-s-1',
+		});
+		expect(typeof item.json.receivedAt).toBe('string');
+	});
+
+	test.each([
+		['Family A, bare', familyARecord('succeed')],
+		['Family A, enveloped', { code: 0, message: '', data: familyARecord('succeed') }],
+	])('%s', async (_name, body) => {
+		await start();
+		await post(body);
+
+		expect(harness!.executions).toHaveLength(1);
+		expect(harness!.executions[0][0].json).toMatchObject({
+			family: 'familyA',
+			taskId: 'a-task-7',
+			status: 'succeeded',
+			rawStatus: 'succeed',
+			done: true,
+			videoUrl: 'https://cdn.example/a7.mp4',
+			body,
+		});
+	});
+
+	test('asset review result', async () => {
+		await start();
+		await post(ASSET_REVIEW_RESULT);
+
+		expect(harness!.executions[0][0].json).toMatchObject({
+			family: 'assetReview',
+			taskId: 'review-9',
+			status: 'succeeded',
+			rawStatus: 'completed',
+			done: true,
+			code: 200,
+			trackId: 'track-9',
+			reviewBatchId: 'batch-9',
+			error: null,
+			items: [
+				{ assetId: 'a1', passed: true, submitReviewStatus: 1, errorCode: null },
+				{
+					assetId: 'a2',
+					passed: false,
+					submitReviewStatus: 2,
+					errorCode: 'CONTENT_VIOLATION',
+					errorMessage: 'violence',
+				},
+			],
+		});
+	});
+
+	test('Family C and long-running records are read tolerantly', async () => {
+		await start();
+		await post({ id: 'c-1', state: 'success', creations: [{ url: 'https://cdn.example/c1.mp4' }] });
+		await post({ name: 'models/veo/operations/op-1', done: false });
+		await post({
+			name: 'models/veo/operations/op-2',
+			done: true,
+			error: { code: 3, message: 'blocked' },
+		});
+
+		expect(harness!.executions.map(([item]) => [item.json.family, item.json.status])).toEqual([
+			['familyC', 'succeeded'],
+			['longRunning', 'failed'],
+		]);
+	});
+
+	test('a forced family reads a record it would not detect (a generic video record)', async () => {
+		await start({ family: 'generic' });
+		await post({ id: 'video_1', object: 'video', status: 'completed', progress: 100 });
+
+		expect(harness!.executions[0][0].json).toMatchObject({
+			family: 'generic',
+			taskId: 'video_1',
+			status: 'succeeded',
+		});
+	});
+});
+
+describe('secret', () => {
+	test('the production URL carries the secret in its path', async () => {
+		await start();
+		expect(harness!.url).toMatch(new RegExp(`/webhook/[0-9a-f-]{36}/${SECRET}$`));
+	});
+
+	test('a wrong secret in the path does not reach the workflow (n8n answers 404)', async () => {
+		await start();
+		const answer = await postCallback(harness!.url.replace(SECRET, 'guess'), S_SUCCEEDED);
+		expect(answer.status).toBe(404);
+		expect(harness!.executions).toHaveLength(0);
+	});
+
+	test('query mode: missing secret → 401, wrong → 403, right (query or header) → started', async () => {
+		await start({ secretLocation: 'query' });
+		expect(harness!.url).toMatch(/\/callback$/);
+
+		expect(await post(S_SUCCEEDED)).toEqual({
+			status: 401,
+			body: { received: false, reason: 'The callback secret is missing' },
+		});
+		expect(await postCallback(`${harness!.url}?secret=nope`, S_SUCCEEDED)).toEqual({
+			status: 403,
+			body: { received: false, reason: 'The callback secret is wrong' },
+		});
+		expect(harness!.executions).toHaveLength(0);
+		expect(harness!.warnings.map((warning) => warning.message)).toEqual([
+			'Model Gateway callback refused (401): The callback secret is missing',
+			'Model Gateway callback refused (403): The callback secret is wrong',
+		]);
+
+		expect((await postCallback(`${harness!.url}?secret=${SECRET}`, S_SUCCEEDED)).status).toBe(200);
+		expect(
+			(await postCallback(harness!.url, familyARecord('succeed'), { 'x-callback-secret': SECRET }))
+				.status,
+		).toBe(200);
+		await harness!.settled();
+		expect(harness!.executions).toHaveLength(2);
+	});
+
+	test('the default secret is the node id, so every trigger has its own URL', async () => {
+		harness = await startWebhookHarness({ parameters: {}, nodeId: 'node-id-42' });
+		expect(harness.url).toMatch(/\/node-id-42$/);
+		expect((await post(S_SUCCEEDED)).status).toBe(200);
+		expect(harness.executions).toHaveLength(1);
+	});
+});
+
+describe('events, duplicates and order', () => {
+	test('final events only (default): queued and running are answered, not started', async () => {
+		await start();
+		expect((await post(taskSRecord('queued'))).body).toEqual({
+			received: true,
+			family: 'taskS',
+			taskId: 'cgt-2026-s-1',
+			status: 'queued',
+			started: false,
+			dropped: 'notFinal',
+		});
+		await post(taskSRecord('running'));
+		await post(S_SUCCEEDED);
+		expect(harness!.executions.map(([item]) => item.json.status)).toEqual(['succeeded']);
+	});
+
+	test('every status change: each status once, in order', async () => {
+		await start({ events: 'all' });
+		await post(taskSRecord('queued'));
+		await post(taskSRecord('running'));
+		await post(S_SUCCEEDED);
+		expect(harness!.executions.map(([item]) => item.json.status)).toEqual([
+			'queued',
+			'running',
+			'succeeded',
+		]);
+	});
+
+	test('duplicate final callbacks start exactly one execution', async () => {
+		await start();
+		const answers = [];
+		for (let copy = 0; copy < 3; copy++) answers.push(await post(S_SUCCEEDED));
+
+		expect(
+			answers.map((answer) => [answer.status, answer.body.started, answer.body.dropped]),
+		).toEqual([
+			[200, true, undefined],
+			[200, false, 'duplicate'],
+			[200, false, 'duplicate'],
+		]);
+		expect(harness!.executions).toHaveLength(1);
+		expect(harness!.savedStaticData()).toEqual({
+			'node:Task Callback': {
+				callbackMemory: { tasks: { 'taskS:cgt-2026-s-1': { r: 2, s: ['succeeded'] } } },
+			},
+		});
+	});
+
+	test('ten copies of a final callback arriving together start exactly one execution', async () => {
+		await start();
+		// All ten read the same stored static data before any writes it back, as in n8n: only
+		// the memory this process keeps can tell them apart.
+		const answers = await Promise.all(Array.from({ length: 10 }, () => post(S_SUCCEEDED)));
+
+		expect(answers.filter((answer) => answer.body.started === true)).toHaveLength(1);
+		expect(answers.filter((answer) => answer.body.dropped === 'duplicate')).toHaveLength(9);
+		await harness!.settled();
+		expect(harness!.executions).toHaveLength(1);
+	});
+
+	test('a stale running after succeeded is dropped, even with every status change', async () => {
+		await start({ events: 'all' });
+		await post(taskSRecord('running'));
+		await post(S_SUCCEEDED);
+		const stale = await post(taskSRecord('running', { updated_at: 1795000030 }));
+		const staleQueued = await post(taskSRecord('queued'));
+
+		expect([stale.body.dropped, staleQueued.body.dropped]).toEqual(['duplicate', 'stale']);
+		expect(harness!.executions.map(([item]) => item.json.status)).toEqual(['running', 'succeeded']);
+	});
+
+	test('the memory is bounded: the least recently heard-of task is forgotten first', async () => {
+		await start({ options: { memoryCapacity: 10 } });
+		for (let index = 0; index < 12; index++)
+			await post(taskSRecord('succeeded', { id: `t${index}` }));
+		const tasks = (harness!.savedStaticData()['node:Task Callback'] as IDataObject)
+			.callbackMemory as { tasks: IDataObject };
+		expect(Object.keys(tasks.tasks)).toEqual(
+			Array.from({ length: 10 }, (_, index) => `taskS:t${index + 2}`),
+		);
+		// t0 was forgotten, so its late duplicate starts again: the documented cost of the bound.
+		await post(taskSRecord('succeeded', { id: 't0' }));
+		expect(harness!.executions).toHaveLength(13);
+	});
+});
+
+describe('bad input is refused with a short reason, logged, and starts nothing', () => {
+	test.each([
+		['non-JSON text', 'text/plain', 'not json at all', 400, 'The callback body is not valid JSON'],
+		[
+			'empty body',
+			'application/octet-stream',
+			'',
+			400,
+			'The callback body is empty: a JSON object was expected',
+		],
+		['a JSON array', 'text/plain', '[1,2]', 400, 'The callback body is not a JSON object'],
+		[
+			'an unknown shape',
+			'application/json',
+			'{"hello":"world"}',
+			422,
+			'The callback body is not a task record or asset review result this trigger knows',
+		],
+	])('%s', async (_name, contentType, text, status, reason) => {
+		await start();
+		const answer = await post(text, { 'content-type': contentType });
+		expect(answer).toEqual({ status, body: { received: false, reason } });
+		expect(harness!.executions).toHaveLength(0);
+		expect(harness!.warnings).toHaveLength(1);
+		expect(harness!.warnings[0].message).toBe(
+			`Model Gateway callback refused (${status}): ${reason}`,
+		);
+	});
+
+	test('JSON in an untyped body is still read', async () => {
+		await start();
+		expect((await post(JSON.stringify(S_SUCCEEDED), { 'content-type': 'text/plain' })).status).toBe(
+			200,
+		);
+		expect(harness!.executions).toHaveLength(1);
+	});
+
+	test('an oversized body → 413', async () => {
+		await start({ options: { maxBodyKb: 1 } });
+		const body = taskSRecord('succeeded', { padding: 'x'.repeat(2000) });
+		const answer = await post(body);
+		expect(answer.status).toBe(413);
+		expect(answer.body.reason).toMatch(
+			/^The callback body has \d+ bytes, more than the 1024 bytes/,
+		);
+		expect(harness!.executions).toHaveLength(0);
+	});
+
+	test('broken JSON sent as application/json is refused by n8n itself (422)', async () => {
+		await start();
+		expect((await post('{"id":', { 'content-type': 'application/json' })).status).toBe(422);
+		expect(harness!.warnings).toHaveLength(0);
+	});
+});
+
+describe('confirm with the gateway', () => {
+	const gateway = useSimulator({ queuedMs: 60_000, runningMs: 60_000 });
+
+	async function createSTask(): Promise<string> {
+		const response = await fetch(`${gateway.simulator.baseUrl}/v1/task/create`, {
+			method: 'POST',
+			headers: {
+				authorization: `Bearer ${gateway.simulator.apiKey}`,
+				'content-type': 'application/json',
+			},
+			body: JSON.stringify({ model: 'video-s-1', content: [{ type: 'text', text: 'a cat' }] }),
+		});
+		return ((await response.json()) as { id: string }).id;
+	}
+
+	test('a forged "succeeded" for a task still queued is corrected and starts nothing', async () => {
+		const taskId = await createSTask();
+		await start({ confirmWithGateway: true, events: 'final' }, gateway.credentials());
+
+		const answer = await post(taskSRecord('succeeded', { id: taskId }));
+
+		expect(answer.body).toEqual({
+			received: true,
+			family: 'taskS',
+			taskId,
+			status: 'queued',
+			started: false,
+			dropped: 'notFinal',
+		});
+		expect(harness!.executions).toHaveLength(0);
+		expect(gateway.simulator.requestsTo('GET', `/v1/task/get/${taskId}`)).toHaveLength(1);
+	});
+
+	test('with every status change, the authoritative record is emitted, not the body', async () => {
+		const taskId = await createSTask();
+		await start({ confirmWithGateway: true, events: 'all' }, gateway.credentials());
+
+		await post(
+			taskSRecord('succeeded', { id: taskId, content: { video_url: 'https://evil/x.mp4' } }),
+		);
+
+		expect(harness!.executions[0][0].json).toMatchObject({
+			taskId,
+			status: 'queued',
+			videoUrl: null,
+			confirmed: true,
+		});
+		const [query] = gateway.simulator.requestsTo('GET', `/v1/task/get/${taskId}`);
+		expect(query.headers.authorization).toBe(`Bearer ${gateway.simulator.apiKey}`);
+	});
+
+	test('a callback about a task the gateway does not know is rejected with 403', async () => {
+		await start({ confirmWithGateway: true }, gateway.credentials());
+		const answer = await post(taskSRecord('succeeded', { id: 'forged-id' }));
+		expect(answer.status).toBe(403);
+		expect(answer.body.reason).toMatch(/^The gateway does not know task forged-id/);
+		expect(harness!.executions).toHaveLength(0);
+	});
+
+	test('a duplicate or non-final claim is dropped without a gateway query', async () => {
+		const taskId = await createSTask();
+		await start({ confirmWithGateway: true }, gateway.credentials());
+		await post(taskSRecord('running', { id: taskId }));
+		expect(gateway.simulator.requestsTo('GET', '/v1/task/get/')).toHaveLength(0);
+	});
+
+	test('the gateway unreachable → 502, so the gateway can retry', async () => {
+		await start({ confirmWithGateway: true }, gateway.credentials());
+		gateway.simulator.injectFault({ kind: 'status', path: '/v1/task/get/', status: 503 });
+		const answer = await post(S_SUCCEEDED);
+		expect(answer.status).toBe(502);
+		expect(harness!.executions).toHaveLength(0);
+	});
+});
+
+describe('callbacks the simulator sends over HTTP', () => {
+	const gateway = useSimulator({ queuedMs: 20, runningMs: 40 });
+
+	test('a Task family S create with callback_url: one execution for its final state', async () => {
+		await start();
+		const response = await fetch(`${gateway.simulator.baseUrl}/v1/task/create`, {
+			method: 'POST',
+			headers: {
+				authorization: `Bearer ${gateway.simulator.apiKey}`,
+				'content-type': 'application/json',
+			},
+			body: JSON.stringify({
+				model: 'video-s-1',
+				content: [{ type: 'text', text: 'a dog' }],
+				callback_url: harness!.url,
+			}),
+		});
+		const { id } = (await response.json()) as { id: string };
+		const callbacks = gateway.simulator.callbacks;
+		while (callbacks.length < 4 || callbacks.some((callback) => callback.status === undefined)) {
+			await new Promise((resolve) => setImmediate(resolve));
+		}
+		await harness!.settled();
+
+		expect(callbacks.map((callback) => callback.status)).toEqual([200, 200, 200, 200]);
+		expect(harness!.executions).toHaveLength(1);
+		expect(harness!.executions[0][0].json).toMatchObject({ taskId: id, status: 'succeeded' });
+	});
+});
