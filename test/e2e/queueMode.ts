@@ -12,7 +12,15 @@
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { closeSync, cpSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import {
+	closeSync,
+	cpSync,
+	existsSync,
+	mkdtempSync,
+	openSync,
+	readFileSync,
+	rmSync,
+} from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -283,7 +291,12 @@ function queueEnv(services: QueueServices, encryptionKey: string): Record<string
 		N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
 		// 1.x runs manual executions on the main process unless told otherwise (2.x always offloads).
 		OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true',
-		DB_POSTGRESDB_POOL_SIZE: '4',
+		// The default pool of 2 connections is exhausted by a burst of callbacks (each reads and
+		// writes the trigger's static data and enqueues an execution); 2.x then fails its database
+		// ping and answers every request 503 "Database is not ready!" until a ping succeeds.
+		// Its ping shares the pool, so give it the time a burst takes (1.x has no such ping).
+		DB_POSTGRESDB_POOL_SIZE: '20',
+		DB_PING_TIMEOUT_MS: '30000',
 	};
 }
 
@@ -384,28 +397,39 @@ export async function startQueueMode(options: QueueModeOptions): Promise<QueueMo
 
 export interface RoundRobinProxy {
 	readonly url: string;
-	/** Requests forwarded to each target, in target order. */
-	readonly forwarded: number[];
+	/** Where requests go, in turn (set it once the processes are up; it may change later). */
+	targets: string[];
+	/** Requests forwarded, per target base URL. */
+	readonly forwarded: Map<string, number>;
 	close(): Promise<void>;
 }
 
 /**
  * A minimal HTTP load balancer on loopback: each request goes to the next target in turn, as a
- * round-robin balancer in front of n8n's webhook processes would send it.
+ * round-robin balancer in front of n8n's webhook-handling processes would send it.
  */
-export async function startRoundRobinProxy(targets: string[]): Promise<RoundRobinProxy> {
-	const forwarded = targets.map(() => 0);
+export async function startRoundRobinProxy(): Promise<RoundRobinProxy> {
 	let next = 0;
+	const proxy: RoundRobinProxy = {
+		url: '',
+		targets: [],
+		forwarded: new Map(),
+		close: async () => {},
+	};
 	const server: Server = createServer((request: IncomingMessage, response: ServerResponse) => {
-		const index = next++ % targets.length;
-		forwarded[index]++;
+		if (proxy.targets.length === 0) {
+			response.writeHead(503).end('proxy: no targets');
+			return;
+		}
+		const target = proxy.targets[next++ % proxy.targets.length];
+		proxy.forwarded.set(target, (proxy.forwarded.get(target) ?? 0) + 1);
 		const chunks: Buffer[] = [];
 		request.on('data', (chunk: Buffer) => chunks.push(chunk));
 		request.on('end', () => {
 			const headers: Record<string, string> = {};
 			const contentType = request.headers['content-type'];
 			if (contentType) headers['content-type'] = contentType;
-			fetch(`${targets[index]}${request.url ?? '/'}`, {
+			fetch(`${target}${request.url ?? '/'}`, {
 				method: request.method,
 				headers,
 				body: chunks.length > 0 ? Buffer.concat(chunks) : undefined,
@@ -427,13 +451,12 @@ export async function startRoundRobinProxy(targets: string[]): Promise<RoundRobi
 	});
 	const port = await freePort();
 	await new Promise<void>((resolveListen) => server.listen(port, '127.0.0.1', resolveListen));
-	return {
+	return Object.assign(proxy, {
 		url: `http://127.0.0.1:${port}`,
-		forwarded,
 		close: () =>
 			new Promise<void>((resolveClose) => {
 				server.closeAllConnections();
 				server.close(() => resolveClose());
 			}),
-	};
+	});
 }

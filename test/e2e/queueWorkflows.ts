@@ -31,7 +31,8 @@ export const BATCH_SIZE = BATCH.taskS + BATCH.familyA + BATCH.generic;
 const gateway = {
 	modelGatewayApi: { id: EXAMPLE_CREDENTIALS.gateway.id, name: EXAMPLE_CREDENTIALS.gateway.name },
 };
-const CONCURRENCY = { concurrency: 4 };
+// Items in Flight: 2 creates at a time (each S and A create is answered by a callback at once).
+const CONCURRENCY = { concurrency: 2 };
 
 let position = 0;
 function node(
@@ -79,7 +80,7 @@ return rows;`;
 			node('By Family', 'n8n-nodes-base.switch', 3, {
 				mode: 'expression',
 				numberOutputs: 3,
-				output: "={{ ({ taskS: 0, familyA: 1 })[$json.family] ?? 2 }}",
+				output: '={{ ({ taskS: 0, familyA: 1 })[$json.family] ?? 2 }}',
 			}),
 			node(
 				'Create S',
@@ -105,7 +106,12 @@ return rows;`;
 					model: 'kling-video-2',
 					familyAEndpoint: 'omni-video',
 					familyAPrompt: '={{ $json.prompt }}',
-					familyAOptions: { mode: 'std', duration: 5, aspect_ratio: '16:9', callback_url: callbackUrl },
+					familyAOptions: {
+						mode: 'std',
+						duration: 5,
+						aspect_ratio: '16:9',
+						callback_url: callbackUrl,
+					},
 					options: CONCURRENCY,
 				},
 				{ credentials: gateway },
@@ -198,18 +204,35 @@ export function reactWorkflow(): WorkflowJson {
 				},
 				options: {},
 			}),
-			node('Record Result', 'n8n-nodes-base.code', 2, {
-				mode: 'runOnceForEachItem',
-				jsCode:
-					"const task = $('Video Finished').item.json;\nreturn { json: { family: task.family, taskId: task.taskId, status: task.status, videoUrl: task.videoUrl } };",
-			}),
-			node('Remove Duplicates', 'n8n-nodes-base.removeDuplicates', 2, {
-				operation: 'removeItemsSeenInPreviousExecutions',
-				logic: 'removeItemsWithAlreadySeenKeyValues',
-				dedupeValue: '={{ $json.family }}:{{ $json.taskId }}:{{ $json.status }}',
+			node('Record Result', 'n8n-nodes-base.set', 3.4, {
+				mode: 'manual',
+				assignments: {
+					assignments: ['family', 'taskId', 'status', 'videoUrl'].map((name, index) => ({
+						id: `5e0c7a1d-2b3f-4c6e-9a8d-1f0b2c3d4e5${index}`,
+						name,
+						value: `={{ $('Video Finished').item.json.${name} }}`,
+						type: 'string',
+					})),
+				},
+				includeOtherFields: false,
 				options: {},
 			}),
+			// Measured only: concurrent executions make it fail (a unique-key error while it records
+			// the key), so its error goes to an output and the execution still succeeds.
+			node(
+				'Remove Duplicates',
+				'n8n-nodes-base.removeDuplicates',
+				2,
+				{
+					operation: 'removeItemsSeenInPreviousExecutions',
+					logic: 'removeItemsWithAlreadySeenKeyValues',
+					dedupeValue: '={{ $json.family }}:{{ $json.taskId }}:{{ $json.status }}',
+					options: {},
+				},
+				{ onError: 'continueErrorOutput' },
+			),
 			node('Passed Remove Duplicates', 'n8n-nodes-base.noOp', 1, {}),
+			node('Remove Duplicates Failed', 'n8n-nodes-base.noOp', 1, {}),
 		],
 		connections: connect([
 			['Video Finished', 0, 'Claim Once'],
@@ -217,6 +240,7 @@ export function reactWorkflow(): WorkflowJson {
 			['Claim Once', 0, 'First Claim Only'],
 			['First Claim Only', 0, 'Record Result'],
 			['Remove Duplicates', 0, 'Passed Remove Duplicates'],
+			['Remove Duplicates', 1, 'Remove Duplicates Failed'],
 		]),
 		settings: { executionOrder: 'v1' },
 	};
