@@ -1,10 +1,4 @@
-import type {
-	IAuthenticateGeneric,
-	Icon,
-	ICredentialTestRequest,
-	ICredentialType,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IAuthenticateGeneric, Icon, ICredentialType, INodeProperties } from 'n8n-workflow';
 
 /**
  * Access token for the asset review operation, which lives on a separate identity host and
@@ -52,31 +46,6 @@ export class ModelGatewayAssetReviewApi implements ICredentialType {
 		},
 	};
 
-	// An empty submission reviews nothing and bills nothing: a valid token gets a
-	// validation answer, an invalid one 401/403.
-	test: ICredentialTestRequest = {
-		request: {
-			baseURL: '={{$credentials.identityUrl.replace(/\\/+$/, "")}}',
-			url: '/api/overseas/asset/upload/sync',
-			method: 'POST',
-			body: { images: [] },
-			json: true,
-		},
-		rules: [
-			{
-				type: 'responseCode',
-				properties: {
-					value: 401,
-					message: 'Invalid access token: the identity host answered 401 Unauthorized',
-				},
-			},
-			{
-				type: 'responseCode',
-				properties: {
-					value: 403,
-					message: 'Access token not allowed: the identity host answered 403 Forbidden',
-				},
-			},
-		],
-	};
+	// Tested by the nodes (methods.credentialTest in nodes/shared/credentialTests.ts), which
+	// tell a rejected token from an accepted token whose test request was refused.
 }

@@ -5,11 +5,12 @@ import type {
 	IPairedItemData,
 } from 'n8n-workflow';
 
-import { asNodeError, errorItem } from '../shared/items';
-import type { AssetUrlField } from '../shared/schemas/assetReview';
+import type { CreatedBeforeFailure } from '../shared/items';
+import { asNodeError, errorItem, withCreatedBeforeFailure } from '../shared/items';
+import type { AssetReviewRequest, AssetUrlField } from '../shared/schemas/assetReview';
 import { itemAssetUrlsSchema, MAX_ASSETS_PER_REQUEST } from '../shared/schemas/assetReview';
 import { validateRequest } from '../shared/schemas/validate';
-import { assetJsonList, reviewSummaryJson } from './output';
+import { assetJsonList, reviewId, reviewSummaryJson } from './output';
 import { buildReviewRequest, readReviewFields, submitReview } from './submit';
 import { toUrlList } from './urls';
 
@@ -60,16 +61,25 @@ export async function reviewAggregated(context: IExecuteFunctions): Promise<INod
 		}
 	}
 
+	// Every request is built and checked before the first one is submitted.
+	const requests: Array<{ chunk: GatheredUrl[]; request: AssetReviewRequest }> = [];
 	for (const chunk of chunkUrls(gathered)) {
 		const itemIndexes = chunk.map((entry) => entry.itemIndex);
 		try {
-			const request = buildReviewRequest(
-				context,
-				field,
-				chunk.map((entry) => entry.url),
-				fields,
-				itemIndexes[0],
-			);
+			const urls = chunk.map((entry) => entry.url);
+			requests.push({
+				chunk,
+				request: buildReviewRequest(context, field, urls, fields, itemIndexes[0]),
+			});
+		} catch (error) {
+			if (!context.continueOnFail()) throw asNodeError(context, error, itemIndexes[0]);
+			output.push(...[...new Set(itemIndexes)].map((itemIndex) => errorItem(error, itemIndex)));
+		}
+	}
+
+	for (const { chunk, request } of requests) {
+		const itemIndexes = chunk.map((entry) => entry.itemIndex);
+		try {
 			const review = await submitReview(context, request, itemIndexes[0]);
 			if (!splitByAsset) {
 				output.push({ json: reviewSummaryJson(review), pairedItem: pairedItems(itemIndexes) });
@@ -84,7 +94,12 @@ export async function reviewAggregated(context: IExecuteFunctions): Promise<INod
 				});
 			}
 		} catch (error) {
-			if (!context.continueOnFail()) throw asNodeError(context, error, itemIndexes[0]);
+			if (!context.continueOnFail()) {
+				throw withCreatedBeforeFailure(
+					asNodeError(context, error, itemIndexes[0]),
+					submittedSoFar(output),
+				);
+			}
 			output.push(...[...new Set(itemIndexes)].map((itemIndex) => errorItem(error, itemIndex)));
 		}
 	}
@@ -97,4 +112,17 @@ function firstPairedItem(item: INodeExecutionData): number {
 	if (typeof paired === 'number') return paired;
 	if (Array.isArray(paired)) return Math.min(...paired.map((entry) => entry.item));
 	return paired?.item ?? 0;
+}
+
+/** The reviews submitted before a failure, once each, by the first item they served. */
+function submittedSoFar(output: INodeExecutionData[]): CreatedBeforeFailure[] {
+	const seen = new Set<string>();
+	const created: CreatedBeforeFailure[] = [];
+	for (const item of output) {
+		const id = reviewId(item);
+		if (id === undefined || seen.has(id)) continue;
+		seen.add(id);
+		created.push({ itemIndex: firstPairedItem(item), id });
+	}
+	return created;
 }

@@ -1,4 +1,4 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import type { AssetReviewItem } from '../shared/schemas/assetReview';
 import type { SubmittedReview } from './submit';
@@ -124,4 +124,11 @@ export function reviewSummaryJson(review: SubmittedReview, notice?: string): IDa
 		...(review.finished ? {} : { nextStep: nextStepHint(review) }),
 		...(notice ? { notice } : {}),
 	};
+}
+
+/** A submitted review, as the error of a batch stopped midway names it. */
+export function reviewId(item: INodeExecutionData): string | undefined {
+	const { taskId, trackId } = item.json;
+	if (typeof taskId === 'string' && taskId !== '') return `review task ${taskId}`;
+	return typeof trackId === 'string' && trackId !== '' ? `review track ${trackId}` : undefined;
 }

@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { processItems } from '../shared/items';
-import type { AssetUrlField } from '../shared/schemas/assetReview';
-import { assetJsonList, reviewSummaryJson } from './output';
+import type { AssetReviewRequest, AssetUrlField } from '../shared/schemas/assetReview';
+import { assetJsonList, reviewId, reviewSummaryJson } from './output';
 import { buildReviewRequest, readReviewFields, submitReview } from './submit';
 import type { UrlSource } from './urls';
 import { chooseUrlField, toUrlList } from './urls';
@@ -21,6 +21,11 @@ function readAssetUrls(
 	return toUrlList(rows.map((row) => row.url));
 }
 
+interface PreparedReview {
+	request: AssetReviewRequest;
+	notice?: string;
+}
+
 export async function reviewPerItem(
 	context: IExecuteFunctions,
 	source: UrlSource,
@@ -29,29 +34,36 @@ export async function reviewPerItem(
 	const splitByAsset = context.getNodeParameter('splitByAsset', 0, false) as boolean;
 	return await processItems(
 		context,
-		async (itemIndex) => {
-			const options = context.getNodeParameter('options', itemIndex, {}) as IDataObject;
-			const choice = chooseUrlField(
-				readAssetUrls(context, source, itemIndex),
-				toUrlList(options.legacyAssetUrls),
-				(options.sendAs as AssetUrlField | undefined) ?? 'images',
-			);
-			const request = buildReviewRequest(
-				context,
-				choice.field,
-				choice.urls,
-				readReviewFields(context, itemIndex),
-				itemIndex,
-			);
-			const review = await submitReview(context, request, itemIndex);
-			const extra = { sentAs: review.field, ...(choice.notice ? { notice: choice.notice } : {}) };
-			if (!splitByAsset) {
-				return { json: reviewSummaryJson(review, choice.notice), pairedItem: { item: itemIndex } };
-			}
-			return assetJsonList(review).map((asset) => ({
-				json: { ...asset.json, ...extra },
-				pairedItem: { item: itemIndex },
-			}));
+		{
+			// Every item's URLs and fields are checked before the first review is submitted.
+			prepare: (itemIndex): PreparedReview => {
+				const options = context.getNodeParameter('options', itemIndex, {}) as IDataObject;
+				const choice = chooseUrlField(
+					readAssetUrls(context, source, itemIndex),
+					toUrlList(options.legacyAssetUrls),
+					(options.sendAs as AssetUrlField | undefined) ?? 'images',
+				);
+				const request = buildReviewRequest(
+					context,
+					choice.field,
+					choice.urls,
+					readReviewFields(context, itemIndex),
+					itemIndex,
+				);
+				return { request, notice: choice.notice };
+			},
+			send: async ({ request, notice }: PreparedReview, itemIndex) => {
+				const review = await submitReview(context, request, itemIndex);
+				if (!splitByAsset) {
+					return { json: reviewSummaryJson(review, notice), pairedItem: { item: itemIndex } };
+				}
+				const extra = { sentAs: review.field, ...(notice ? { notice } : {}) };
+				return assetJsonList(review).map((asset) => ({
+					json: { ...asset.json, ...extra },
+					pairedItem: { item: itemIndex },
+				}));
+			},
+			createdId: reviewId,
 		},
 		{ concurrency },
 	);

@@ -1,7 +1,7 @@
-import type { IDataObject, IExecuteFunctions, JsonObject } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { gatewayAnswerError } from '../shared/errors';
+import { gatewayApiError } from '../shared/gatewayError';
 
 import type {
 	AssetReviewRequest,
@@ -14,6 +14,7 @@ import {
 	assetReviewResultSchema,
 } from '../shared/schemas/assetReview';
 import { validateRequest } from '../shared/schemas/validate';
+import type { GatewayResponse } from '../shared/transport';
 import { codeMemberFailure, gatewayRequest } from '../shared/transport';
 import { isBlank } from '../shared/values';
 
@@ -76,17 +77,19 @@ function reviewIds(result: AssetReviewResult): string {
 }
 
 /**
- * Sends one review request. Returns the result for code 200 and 202; a wrong token, a
- * `failed` status or a top-level `error_message` become a NodeApiError.
+ * Sends one review request. Returns the result for code 200 and 202, and for a `failed`
+ * review that carries per-asset results (rejected assets are results, with their verdicts).
+ * A wrong token, or a failed review with no per-asset results, become a NodeApiError. Every
+ * text of the identity host leaves through the request's redactor, so the token never does.
  */
 export async function submitReview(
 	context: IExecuteFunctions,
 	request: AssetReviewRequest,
 	itemIndex: number,
 ): Promise<SubmittedReview> {
-	let body: unknown;
+	let response: GatewayResponse<unknown>;
 	try {
-		({ body } = await gatewayRequest<unknown>(context, {
+		response = await gatewayRequest<unknown>(context, {
 			method: 'POST',
 			path: ASSET_REVIEW_PATH,
 			kind: 'create',
@@ -98,32 +101,38 @@ export async function submitReview(
 			),
 			body: request,
 			itemIndex,
-		}));
+		});
 	} catch (error) {
 		throw explainAuthFailure(error);
 	}
+	const { body, redactor } = response;
 	const parsed = assetReviewResultSchema.safeParse(body);
 	if (!parsed.success) {
-		const message = 'The identity host answered with something that is not an asset review result';
-		throw gatewayAnswerError(
+		throw gatewayApiError(
 			context.getNode(),
-			{ message },
 			{
-				message,
+				message: 'The identity host answered with something that is not an asset review result',
 				description: `Received: ${JSON.stringify(body ?? null).slice(0, 200)}. The review may still have been submitted; it was not sent again.`,
 				itemIndex,
 			},
+			redactor,
 		);
 	}
-	const result = parsed.data;
+	const result = redactor.value(parsed.data);
 	const errorMessage = result.error_message?.trim();
-	if ((result.status ?? '').toLowerCase() === 'failed' || errorMessage) {
+	const reviewed = (result.result?.items?.length ?? 0) > 0;
+	if (((result.status ?? '').toLowerCase() === 'failed' || errorMessage) && !reviewed) {
 		const reason = errorMessage || result.message?.trim() || `status ${result.status ?? 'failed'}`;
-		throw gatewayAnswerError(context.getNode(), result as JsonObject, {
-			message: `The asset review failed: ${reason}`,
-			description: `The identity host answered code ${String(result.code ?? '-')} with status "${result.status ?? '-'}" (${reviewIds(result)}). No asset of this request was reviewed.`,
-			itemIndex,
-		});
+		throw gatewayApiError(
+			context.getNode(),
+			{
+				message: `The asset review failed: ${reason}`,
+				description: `The identity host answered code ${String(result.code ?? '-')} with status "${result.status ?? '-'}" (${reviewIds(result)}) and no per-asset results. No asset of this request was reviewed.`,
+				body: result,
+				itemIndex,
+			},
+			redactor,
+		);
 	}
 	const field: AssetUrlField = request.asset_url_list ? 'asset_url_list' : 'images';
 	return {

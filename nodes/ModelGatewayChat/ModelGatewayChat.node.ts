@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { GATEWAY_CREDENTIAL } from '../shared/transport';
+import { credentialTest } from '../shared/credentialTests';
 import * as complete from './actions/complete.operation';
 import { properties } from './description';
 
@@ -24,9 +24,12 @@ export class ModelGatewayChat implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: GATEWAY_CREDENTIAL, required: true }],
+		// Literal names: n8n's linter reads them to see that every credential is tested.
+		credentials: [{ name: 'modelGatewayApi', required: true, testedBy: 'modelGatewayApiTest' }],
 		properties,
 	};
+
+	methods = { credentialTest };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await complete.execute.call(this);

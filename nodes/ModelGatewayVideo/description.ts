@@ -2,7 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { concurrencyOption } from '../shared/items';
 import { FAMILY_IDS, TASK_FAMILIES } from '../shared/tasks';
-import { traceIdOption } from '../shared/transport';
+import { timeoutOption, traceIdOption } from '../shared/properties';
 import * as create from './actions/create.operation';
 import * as getStatus from './actions/getStatus.operation';
 import { FAMILY_EDITORS } from './families';
@@ -79,6 +79,7 @@ export const videoProperties: INodeProperties[] = [
 				description:
 					'Used when the gateway returns the video itself rather than a URL; further videos go to data_1, data_2 and so on',
 			},
+			timeoutOption(),
 			traceIdOption,
 		],
 	},

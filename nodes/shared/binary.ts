@@ -1,5 +1,8 @@
 import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { fileTypeFromMimeType, NodeOperationError } from 'n8n-workflow';
+
+import type { StoredMedia } from './jsonMediaStream';
+import { readJsonWithMedia } from './jsonMediaStream';
 
 /**
  * Media in and out of n8n items: binary properties read as base64 for request bodies, and
@@ -69,26 +72,69 @@ export async function base64ToBinary(
 }
 
 /**
+ * A reader for the transport's `readJson`: the answer's JSON, with the base64 values under
+ * `keys` stored as n8n binary data while they arrive (in n8n's filesystem mode they go
+ * straight to disk). The stored media are named by `fileName` until `renamedBinary` gives
+ * them their final name and type, once the rest of the answer says what they are.
+ */
+export function mediaStoringReader(
+	context: IExecuteFunctions,
+	keys: readonly string[],
+	fileName: (index: number) => { fileName: string; mimeType: string },
+): {
+	readJson: (body: AsyncIterable<Buffer>) => Promise<unknown>;
+	storedMedia: () => Array<StoredMedia<IBinaryData>>;
+} {
+	let media: Array<StoredMedia<IBinaryData>> = [];
+	let count = 0;
+	return {
+		readJson: async (body) => {
+			const result = await readJsonWithMedia(body, {
+				keys,
+				store: async (bytes) => {
+					const name = fileName(count++);
+					return await context.helpers.prepareBinaryData(
+						bytes as unknown as Buffer, // a Node.js Readable, made by readJsonWithMedia
+						name.fileName,
+						name.mimeType,
+					);
+				},
+			});
+			media = result.media;
+			return result.body;
+		},
+		storedMedia: () => media,
+	};
+}
+
+/** Stored binary data under its final file name and type (the bytes stay where they are). */
+export function renamedBinary(
+	binary: IBinaryData,
+	fileName: string,
+	mimeType: string,
+): IBinaryData {
+	const extension = fileName.includes('.') ? fileName.slice(fileName.lastIndexOf('.') + 1) : '';
+	return {
+		...binary,
+		mimeType,
+		fileType: fileTypeFromMimeType(mimeType),
+		fileName,
+		...(extension ? { fileExtension: extension } : {}),
+	};
+}
+
+/**
  * Downloads a result file (public, expiring URL: no credentials are sent) into n8n binary
- * data. A failure names what was being downloaded.
+ * data, as a stream: the file is never held whole (in n8n's filesystem mode it goes straight
+ * to disk). A failure names what was being downloaded.
  */
 export async function downloadToBinary(
 	context: IExecuteFunctions,
 	url: string,
 	options: { fileNameBase: string; what: string; itemIndex: number; fallbackMimeType?: string },
 ): Promise<IBinaryData> {
-	let response: { body: unknown; headers: Record<string, unknown>; statusCode: number };
-	try {
-		response = (await context.helpers.httpRequest({
-			method: 'GET',
-			url,
-			encoding: 'arraybuffer',
-			returnFullResponse: true,
-			timeout: 300_000,
-			abortSignal: context.getExecutionCancelSignal(),
-		})) as typeof response;
-	} catch (error) {
-		throw new NodeOperationError(
+	const failed = (error: unknown) =>
+		new NodeOperationError(
 			context.getNode(),
 			`Could not download ${options.what} from ${url}: ${(error as Error).message}`,
 			{
@@ -97,6 +143,19 @@ export async function downloadToBinary(
 					'Result URLs expire after a few hours; download them soon after the task finishes.',
 			},
 		);
+	// `body` is the response as a Node.js stream (an IncomingMessage), which n8n stores as such.
+	let response: { body: Buffer; headers: Record<string, unknown>; statusCode: number };
+	try {
+		response = (await context.helpers.httpRequest({
+			method: 'GET',
+			url,
+			encoding: 'stream',
+			returnFullResponse: true,
+			timeout: 300_000,
+			abortSignal: context.getExecutionCancelSignal(),
+		})) as typeof response;
+	} catch (error) {
+		throw failed(error);
 	}
 	const contentType = String(response.headers['content-type'] ?? '')
 		.split(';')[0]
@@ -106,9 +165,10 @@ export async function downloadToBinary(
 			? contentType
 			: (options.fallbackMimeType ?? 'application/octet-stream');
 	const fileName = `${options.fileNameBase}.${extensionFor(mimeType)}`;
-	return await context.helpers.prepareBinaryData(
-		Buffer.from(response.body as ArrayBuffer),
-		fileName,
-		mimeType,
-	);
+	try {
+		return await context.helpers.prepareBinaryData(response.body, fileName, mimeType);
+	} catch (error) {
+		// The connection broke off while the file was arriving.
+		throw failed(error);
+	}
 }

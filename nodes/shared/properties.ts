@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { concurrencyOption } from './items';
-import { traceIdOption } from './transport';
+import { timeoutOption, traceIdOption } from './transport';
 
 /**
  * Property builders every node shares, so the same field looks and is named the same
@@ -11,8 +11,11 @@ import { traceIdOption } from './transport';
 /** "Items in Flight"; its logic lives with the item loop it controls. */
 export const itemsInFlightOption = concurrencyOption;
 
-/** "Trace ID"; it lives beside the transport that sends it as X-Trace-ID. */
-export { traceIdOption };
+/**
+ * "Trace ID" and "Timeout (Seconds)" (with a per-node default); they live beside the
+ * transport that sends X-Trace-ID and applies the timeout.
+ */
+export { timeoutOption, traceIdOption };
 
 export const modelProperty = (placeholder: string, description: string): INodeProperties => ({
 	displayName: 'Model',

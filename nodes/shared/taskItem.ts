@@ -1,6 +1,6 @@
 import type { IBinaryKeyData, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { base64ToBinary, extensionFor } from './binary';
+import { base64ToBinary, extensionFor, renamedBinary } from './binary';
 import type { ParsedTask } from './tasks';
 
 /** `data`, `data_1`, `data_2`, ...: one binary property per inline video. */
@@ -23,12 +23,10 @@ export async function taskItem(
 		const binary: IBinaryKeyData = {};
 		for (const [index, video] of parsed.inlineVideos.entries()) {
 			const fileName = `${parsed.task.taskId || 'video'}${index === 0 ? '' : `_${index}`}.${extensionFor(video.mimeType, 'mp4')}`;
-			binary[videoBinaryProperty(binaryPropertyName, index)] = await base64ToBinary(
-				context,
-				video.base64,
-				fileName,
-				video.mimeType,
-			);
+			binary[videoBinaryProperty(binaryPropertyName, index)] =
+				'binary' in video
+					? renamedBinary(video.binary, fileName, video.mimeType)
+					: await base64ToBinary(context, video.base64, fileName, video.mimeType);
 		}
 		item.binary = binary;
 	}

@@ -10,7 +10,7 @@ import { processItems } from './items';
 import { parseJsonText } from './jsonText';
 import type { StreamAggregator } from './sse';
 import { readStreamedAnswer } from './sse';
-import { gatewayRequest, timeoutOption } from './transport';
+import { gatewayRequest } from './transport';
 
 /**
  * What the two text nodes (Chat and Responses) share: option properties for tools,
@@ -169,8 +169,6 @@ export const streamOptions: INodeProperties[] = [
 		default: '{}',
 		description: 'Extra streaming parameters (stream_options), only sent when streaming',
 	},
-	// Not about streaming, but every text node lists these options, in this (alphabetical) place.
-	timeoutOption(),
 ];
 
 const isBlankJson = (value: unknown): boolean =>
@@ -288,7 +286,7 @@ export interface TextOperation<TRequest extends { model: string }> {
 	) => IDataObject;
 }
 
-/** The whole execute of a text node: every item validated, sent, aggregated and shaped. */
+/** The whole execute of a text node: every item validated first, then sent, aggregated and shaped. */
 export async function executeTextOperation<TRequest extends { model: string }>(
 	context: IExecuteFunctions,
 	operation: TextOperation<TRequest>,
@@ -296,23 +294,30 @@ export async function executeTextOperation<TRequest extends { model: string }>(
 	const concurrency = context.getNodeParameter('options.concurrency', 0, 1) as number;
 	const output = await processItems(
 		context,
-		async (itemIndex) => {
-			const request = operation.buildRequest(context, itemIndex);
-			const response = await sendTextRequest(context, {
-				path: operation.path,
-				body: request as unknown as IDataObject,
-				traceId: context.getNodeParameter('options.traceId', itemIndex, '') as string,
-				itemIndex,
-				aggregator: operation.aggregator,
-			});
-			const json = context.getNodeParameter('simplify', itemIndex, true)
-				? operation.simplify(response.body, {
-						model: request.model,
-						traceId: response.traceId,
-						wantsJson: operation.wantsJson(request),
-					})
-				: { ...response.body, traceId: response.traceId ?? null };
-			return { json, pairedItem: { item: itemIndex } };
+		{
+			prepare: (itemIndex) => operation.buildRequest(context, itemIndex),
+			send: async (request: TRequest, itemIndex) => {
+				const response = await sendTextRequest(context, {
+					path: operation.path,
+					body: request as unknown as IDataObject,
+					traceId: context.getNodeParameter('options.traceId', itemIndex, '') as string,
+					itemIndex,
+					aggregator: operation.aggregator,
+				});
+				const json = context.getNodeParameter('simplify', itemIndex, true)
+					? operation.simplify(response.body, {
+							model: request.model,
+							traceId: response.traceId,
+							wantsJson: operation.wantsJson(request),
+						})
+					: { ...response.body, traceId: response.traceId ?? null };
+				return { json, pairedItem: { item: itemIndex } };
+			},
+			// Simplified or raw, the answer's own ID is `id`.
+			createdId: (item) =>
+				typeof item.json.id === 'string' && item.json.id !== ''
+					? `response ${item.json.id}`
+					: undefined,
 		},
 		{ concurrency },
 	);

@@ -41,15 +41,20 @@ export function simulatorCredentials(sim: SimulatorEndpoints): CredentialJson[] 
 	];
 }
 
-/** The workflow id an example gets: `example` + its file name's letters and digits. */
+/**
+ * The workflow id an example gets: `ex` + its file name's letters and digits, 16 characters at
+ * most, like the ids n8n generates (n8n keeps a trigger's static data only for such ids).
+ */
 export function exampleWorkflowId(fileName: string): string {
-	return `example${fileName.replace(/\.json$/, '').replace(/[^A-Za-z0-9]/g, '')}`;
+	return `ex${fileName.replace(/\.json$/, '').replace(/[^A-Za-z0-9]/g, '')}`.slice(0, 16);
 }
 
 /** Every examples/*.json, with its fixed id. */
 export function loadExamples(): WorkflowJson[] {
-	return readdirSync(EXAMPLES_DIR)
+	const files = readdirSync(EXAMPLES_DIR)
 		.filter((file) => file.endsWith('.json'))
-		.sort()
-		.map((file) => loadWorkflow(join(EXAMPLES_DIR, file), exampleWorkflowId(file)));
+		.sort();
+	const ids = new Set(files.map(exampleWorkflowId));
+	if (ids.size !== files.length) throw new Error('two examples would get the same workflow id');
+	return files.map((file) => loadWorkflow(join(EXAMPLES_DIR, file), exampleWorkflowId(file)));
 }

@@ -25,16 +25,15 @@ import {
 	type PackedPackage,
 } from './harness';
 
-/** The messages of the credentials' 401 rules (credentials/*.credentials.ts). */
+/**
+ * The messages of the credential tests for a wrong key or token (nodes/shared/credentialTests.ts).
+ * They are node-level test functions (`testedBy`), so both n8n lines show them as they are:
+ * n8n 1.x no longer falls back to its own "Authorization failed" text, as it did for the former
+ * declarative rules.
+ */
 const GATEWAY_401_MESSAGE = 'Invalid API key: the gateway answered 401 Unauthorized';
 const ASSET_REVIEW_401_MESSAGE =
 	'Invalid access token: the identity host answered 401 Unauthorized';
-/**
- * What real n8n 1.123 shows instead (measured; 2.41 shows the rules' messages): its credential
- * tester only applies `responseCode` rules when the request error carries `cause.response`, and
- * the 401 error reaching it there does not, so it falls back to the NodeApiError's own 401 text.
- */
-const N8N_401_MESSAGE = 'Authorization failed - please check your credentials';
 
 /**
  * n8n's own OpenAI credential (n8n-nodes-base `openAiApi`, field `url` on both lines) pointed at
@@ -112,7 +111,7 @@ describe.each(N8N_LINES)('n8n line %s.x with the gateway simulator', (line) => {
 		test('a wrong API key fails with a clear message', async () => {
 			const result = await running().testCredential(gateway('not-the-key'));
 			expect(result.status).toBe('Error');
-			expect(result.message).toBe(line === 1 ? N8N_401_MESSAGE : GATEWAY_401_MESSAGE);
+			expect(result.message).toBe(GATEWAY_401_MESSAGE);
 			expect(
 				sim.requestsTo('GET', '/vendor-a/v1/videos/omni-video/')[0].headers.authorization,
 			).toBe('Bearer not-the-key');
@@ -130,7 +129,7 @@ describe.each(N8N_LINES)('n8n line %s.x with the gateway simulator', (line) => {
 		test('a wrong asset review token fails with a clear message', async () => {
 			const result = await running().testCredential(assetReview('not-the-token'));
 			expect(result.status).toBe('Error');
-			expect(result.message).toBe(line === 1 ? N8N_401_MESSAGE : ASSET_REVIEW_401_MESSAGE);
+			expect(result.message).toBe(ASSET_REVIEW_401_MESSAGE);
 			expect(
 				sim.requestsTo('POST', '/api/overseas/asset/upload/sync')[0].headers['x-access-token'],
 			).toBe('not-the-token');

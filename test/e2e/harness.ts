@@ -63,10 +63,10 @@ const CACHE_DIR = process.env.MG_E2E_CACHE ?? join(homedir(), '.cache', 'n8n-nod
 
 /** The owner account every started n8n gets (the "try it" command prints it as the login). */
 export const N8N_OWNER = {
-	email: 'e2e-owner@example.com',
-	firstName: 'End',
-	lastName: 'ToEnd',
-	password: 'E2e-Owner-Passw0rd',
+	email: 'owner@model-gateway.example',
+	firstName: 'Model Gateway',
+	lastName: 'Demo',
+	password: 'Gateway-Demo-Passw0rd',
 };
 
 const READY_TIMEOUT_MS = 120_000;
@@ -363,7 +363,7 @@ export async function startN8n(options: StartOptions): Promise<N8nInstance> {
 		throw error;
 	}
 	process.stderr.write(
-		`[e2e] n8n ${installation.version} ready on ${instance.baseUrl} ${timings.summary()}\n`,
+		`n8n ${installation.version} ready on ${instance.baseUrl} ${timings.summary()}\n`,
 	);
 	return instance;
 }

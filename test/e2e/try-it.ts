@@ -13,7 +13,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { startSimulator, type Simulator } from '../simulator';
-import { loadExamples, simulatorCredentials } from './examples';
+import { exampleWorkflowId, loadExamples, simulatorCredentials } from './examples';
+
+const CALLBACK_REACT_ID = exampleWorkflowId('task-callback-react.json');
 import {
 	N8N_OWNER,
 	N8N_VERSIONS,
@@ -94,6 +96,11 @@ async function main(): Promise<void> {
 			credentials: simulatorCredentials(sim),
 			workflows,
 		});
+		// The callback pair works at once: the reacting workflow listens on the URL the creating
+		// workflow's Callback URL names (a local n8n on port 5678).
+		for (const workflow of workflows.filter((entry) => entry.id === CALLBACK_REACT_ID)) {
+			await n8n.activateWorkflow(workflow.id);
+		}
 	} catch (error) {
 		await stop();
 		throw error;
@@ -108,7 +115,9 @@ async function main(): Promise<void> {
 			`    Password:  ${N8N_OWNER.password}`,
 			'',
 			'  The "Model Gateway (simulator)" credentials point at the local simulator; open a',
-			'  "Model Gateway: ..." workflow and click "Execute workflow".',
+			'  "Model Gateway: ..." workflow and click "Execute workflow". The workflow that reacts',
+			'  to video callbacks is active: run "create a batch of videos that call back" and watch',
+			'  its executions.',
 			`  n8n's log: ${n8n.logFile}`,
 			'  Everything is thrown away when you stop: press Ctrl-C.',
 			'',

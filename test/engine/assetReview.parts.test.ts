@@ -91,7 +91,7 @@ describe('asset review building blocks', () => {
 			callback_url: 'ws://hook.test/x',
 		});
 		expect(badCallback.success ? '' : badCallback.error.issues[0].message).toBe(
-			'"ws://hook.test/x" must be an http or https URL',
+			'must be an http or https URL (got the ws: scheme in "ws://hook.test/x")',
 		);
 	});
 

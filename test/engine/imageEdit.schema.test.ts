@@ -59,7 +59,7 @@ describe('image edit request schema', () => {
 		],
 		[
 			{ ...minimal, image: ['https://example.com/a.png', 'data:application/pdf;base64,JVBERi0='] },
-			'Item 3: "image[1]": must be an http(s) URL, a data:image/...;base64, URI or base64 image data',
+			'Item 3: "image[1]": must be an image: a data: URI of type application/pdf is not one',
 		],
 		[
 			{ ...minimal, image: 'https://example.com/a.png' },
@@ -67,7 +67,7 @@ describe('image edit request schema', () => {
 		],
 		[
 			{ ...minimal, image: ['abc'] },
-			'Item 3: "image[0]": must be an http(s) URL, a data:image/...;base64, URI or base64 image data',
+			'Item 3: "image[0]": must be an http or https URL or Base64 data (got "abc", which is neither: a relative path or a host without http:// or https:// is not a URL)',
 		],
 		[{ model: 'm', image: ['https://example.com/a.png'] }, 'Item 3: "prompt": prompt is required'],
 	])('rejects %j', (body, message) => {

@@ -506,11 +506,15 @@ describe('Image Edit failures', () => {
 			'Item 0: "model": model is required and must not be empty',
 		],
 		['no images', { images: { values: [] } }, 'Item 0: "image": must contain at least 1 image'],
-		['an empty URL', urlImage(''), /^Item 0: "image\[0\]": must be an http\(s\) URL/],
+		[
+			'an empty URL',
+			urlImage(''),
+			'Item 0: "image[0]": must not be empty: give an http or https URL or Base64 data',
+		],
 		[
 			'a file path as URL',
 			urlImage('/tmp/photo.png'),
-			/^Item 0: "image\[0\]": must be an http\(s\) URL/,
+			'Item 0: "image[0]": must be an http or https URL or Base64 data (got "/tmp/photo.png", which is neither: a relative path or a host without http:// or https:// is not a URL)',
 		],
 		[
 			'text that is not base64',

@@ -132,7 +132,7 @@ const cases: Array<[string, ReturnType<typeof videoNode>, string]> = [
 			model: 's',
 			taskSContent: { items: [{ type: 'image_url', url: '' }] },
 		}),
-		'"content[0].image_url.url": image_url.url is required and must not be empty',
+		'"content[0].image_url.url": must not be empty: give an http or https URL',
 	],
 	[
 		'Family B without Prompt or FileInfos',

@@ -142,6 +142,32 @@ describe('task record parsing', () => {
 		});
 	});
 
+	it.each([
+		['no padding', Buffer.from('abc'), 3],
+		['one = of padding', Buffer.from('abcde'), 5],
+		['two = of padding', Buffer.from('abcd'), 4],
+		['wrapped over lines', Buffer.alloc(100, 7), 100],
+	])(
+		'long-running: raw reports the decoded byte count of an inline video (%s)',
+		(_, bytes, count) => {
+			const encoded = bytes.toString('base64');
+			const base64 = count === 100 ? encoded.replace(/(.{76})/g, '$1\n') : encoded;
+			const { task } = TASK_FAMILIES.longRunning.parseTaskRecord(
+				{
+					name: 'models/veo/operations/o3',
+					done: true,
+					response: { videos: [{ mimeType: 'video/mp4', bytesBase64Encoded: base64 }] },
+				},
+				context,
+			);
+			expect(task.raw).toMatchObject({
+				response: {
+					videos: [{ bytesBase64Encoded: `[${count} bytes, stored as binary data]` }],
+				},
+			});
+		},
+	);
+
 	it('never crashes on bodies of the wrong shape', () => {
 		for (const family of Object.values(TASK_FAMILIES)) {
 			for (const body of [null, 'text', 42, [], {}, { data: 'x' }]) {

@@ -101,8 +101,9 @@ describe('transport helpers', () => {
 			getNodeParameter: (_name: string, _item: number, fallback: unknown) => fallback,
 			getNode: () => node,
 			helpers: {
-				httpRequestWithAuthentication: async () => {
+				httpRequest: async (options: { headers: Record<string, string> }) => {
 					calls++;
+					expect(options.headers.Authorization).toBe('Bearer sk-test-1');
 					return {
 						statusCode: 429,
 						headers: { 'retry-after': '30' },

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { itemsInFlightOption, optionsCollection } from '../../shared/properties';
+import { itemsInFlightOption, optionsCollection, timeoutOption } from '../../shared/properties';
 import { ASSET_TYPES, MAX_ASSETS_PER_REQUEST } from '../../shared/schemas/assetReview';
 import { reviewAggregated } from '../aggregate';
 import { reviewPerItem } from '../perItem';
@@ -154,6 +154,7 @@ export const description: INodeProperties[] = [
 			default: 'images',
 			description: 'Which request field carries the URLs. Only one of them is ever sent.',
 		},
+		timeoutOption(),
 	]),
 ];
 

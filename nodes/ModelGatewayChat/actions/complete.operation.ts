@@ -4,6 +4,7 @@ import {
 	itemsInFlightOption,
 	modelProperty,
 	optionsCollection,
+	timeoutOption,
 	traceIdOption,
 } from '../../shared/properties';
 import { ChatStreamAggregator } from '../../shared/sse';
@@ -160,6 +161,7 @@ export const description: INodeProperties[] = [
 		...toolOptions,
 		...structuredOutputOptions,
 		...streamOptions,
+		timeoutOption(),
 		traceIdOption,
 	]),
 ];

@@ -12,11 +12,13 @@ import {
 	modelProperty,
 	optionsCollection,
 	outputBinaryFieldProperty,
+	timeoutOption,
 	traceIdOption,
 } from '../../shared/properties';
 import { IMAGE_EDIT_SIZES } from '../../shared/schemas/imageEdit';
+import type { ImageEditRequest } from '../../shared/schemas/imageEdit';
 import { gatewayRequest } from '../../shared/transport';
-import { trimmedText } from '../../shared/values';
+import { asRecord, trimmedText } from '../../shared/values';
 import { buildImageEditRequest } from '../request';
 import type { ImageEditResponse, OutputContent, OutputLayout } from '../results';
 import { imageEditOutput } from '../results';
@@ -188,15 +190,7 @@ export const description: INodeProperties[] = [
 			default: false,
 			description: 'Whether the model reasons about the instruction before editing (thinking_mode)',
 		},
-		{
-			displayName: 'Timeout (Seconds)',
-			name: 'timeout',
-			type: 'number',
-			typeOptions: { minValue: 1, numberPrecision: 0 },
-			default: DEFAULT_TIMEOUT_SECONDS,
-			description:
-				'How long to wait for the gateway to finish the edit. Large sizes, several images and thinking mode take longer. A timed-out edit is not sent again, as it may still be billed.',
-		},
+		timeoutOption(DEFAULT_TIMEOUT_SECONDS),
 		traceIdOption,
 		{
 			displayName: 'Watermark',
@@ -208,29 +202,48 @@ export const description: INodeProperties[] = [
 	]),
 ];
 
+interface PreparedEdit {
+	options: IDataObject;
+	request: ImageEditRequest;
+}
+
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const concurrency = this.getNodeParameter('options.concurrency', 0, 1) as number;
 	const output = await processItems(
 		this,
-		async (itemIndex) => {
-			const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-			const request = await buildImageEditRequest(this, itemIndex, options);
-			const response = await gatewayRequest<ImageEditResponse>(this, {
-				method: 'POST',
-				path: '/v1/images/edits',
-				kind: 'create',
-				body: request,
-				traceId: options.traceId as string | undefined,
-				itemIndex,
-				timeoutMs: Number(options.timeout ?? DEFAULT_TIMEOUT_SECONDS) * 1000,
-			});
-			return await imageEditOutput(this, itemIndex, response.body, response.traceId, {
-				content: (options.outputContent as OutputContent | undefined) ?? 'both',
-				layout: (options.outputLayout as OutputLayout | undefined) ?? 'itemPerImage',
-				binaryPropertyName: trimmedText(options.binaryPropertyName) ?? 'data',
-			});
+		{
+			// Every item's images are read and checked before the first edit is sent (and billed).
+			prepare: async (itemIndex): Promise<PreparedEdit> => {
+				const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+				return { options, request: await buildImageEditRequest(this, itemIndex, options) };
+			},
+			send: async ({ options, request }: PreparedEdit, itemIndex) => {
+				const response = await gatewayRequest<ImageEditResponse>(this, {
+					method: 'POST',
+					path: '/v1/images/edits',
+					kind: 'create',
+					body: request,
+					traceId: options.traceId as string | undefined,
+					itemIndex,
+					timeoutMs: Number(options.timeout ?? DEFAULT_TIMEOUT_SECONDS) * 1000,
+				});
+				return await imageEditOutput(this, itemIndex, response.body, response.traceId, {
+					content: (options.outputContent as OutputContent | undefined) ?? 'both',
+					layout: (options.outputLayout as OutputLayout | undefined) ?? 'itemPerImage',
+					binaryPropertyName: trimmedText(options.binaryPropertyName) ?? 'data',
+				});
+			},
+			createdId: editedImageId,
 		},
 		{ concurrency },
 	);
 	return [output];
+}
+
+/** An edit already made: the provider's request ID, else the X-Trace-ID it was sent with. */
+function editedImageId(item: INodeExecutionData): string | undefined {
+	const requestId = trimmedText(asRecord(item.json.providerMetadata)?.requestId);
+	if (requestId) return `edit request ${requestId}`;
+	const traceId = trimmedText(item.json.traceId);
+	return traceId ? `edit with X-Trace-ID ${traceId}` : undefined;
 }

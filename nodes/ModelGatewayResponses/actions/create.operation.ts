@@ -4,6 +4,7 @@ import {
 	itemsInFlightOption,
 	modelProperty,
 	optionsCollection,
+	timeoutOption,
 	traceIdOption,
 } from '../../shared/properties';
 import { REASONING_EFFORTS, REASONING_SUMMARIES } from '../../shared/schemas/responses';
@@ -165,6 +166,7 @@ export const description: INodeProperties[] = [
 		...toolOptions,
 		...structuredOutputOptions,
 		...streamOptions,
+		timeoutOption(),
 		traceIdOption,
 	]),
 ];

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { FAMILY_IDS, taskFamily } from '../../shared/tasks';
+import { FAMILY_IDS, taskFamily, type CreateRequest } from '../../shared/tasks';
 import { gatewayRequest } from '../../shared/transport';
 import { FAMILY_EDITORS } from '../families';
 import { taskItem } from '../../shared/taskItem';
@@ -26,14 +26,24 @@ const properties: INodeProperties[] = [
 
 export const description = updateDisplayOptions({ show: { operation: ['create'] } }, properties);
 
-export async function execute(
+/** Reads and validates one item into its create request; nothing is sent. */
+export async function prepare(
 	this: IExecuteFunctions,
+	itemIndex: number,
+	settings: VideoItemSettings,
+): Promise<CreateRequest> {
+	const model = (this.getNodeParameter('model', itemIndex, '') as string).trim();
+	return await FAMILY_EDITORS[settings.family].buildCreateRequest(this, itemIndex, model);
+}
+
+/** Sends one prepared create and outputs the task it started. */
+export async function send(
+	this: IExecuteFunctions,
+	request: CreateRequest,
 	itemIndex: number,
 	settings: VideoItemSettings,
 ): Promise<INodeExecutionData> {
 	const family = taskFamily(settings.family);
-	const model = (this.getNodeParameter('model', itemIndex, '') as string).trim();
-	const request = await FAMILY_EDITORS[settings.family].buildCreateRequest(this, itemIndex, model);
 	const createdAt = new Date().toISOString();
 	// kind 'create': never repeated once the gateway may have received it (no double billing).
 	const response = await gatewayRequest<unknown>(this, {
@@ -51,5 +61,14 @@ export async function execute(
 		traceId: response.traceId ?? null,
 		createdAt,
 	});
-	return await taskItem(this, parsed, itemIndex, settings.binaryPropertyName);
+	const task = response.redactor.value(parsed.task);
+	return await taskItem(this, { ...parsed, task }, itemIndex, settings.binaryPropertyName);
+}
+
+/** How a created task is named in the error of a batch stopped midway. */
+export function createdId(item: INodeExecutionData): string | undefined {
+	const { taskId, family } = item.json;
+	return typeof taskId === 'string' && taskId !== ''
+		? `task ${taskId} (${String(family)})`
+		: undefined;
 }

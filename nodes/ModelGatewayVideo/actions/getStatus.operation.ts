@@ -101,11 +101,12 @@ function taskReference(
 	};
 }
 
-export async function execute(
+/** Reads one item's task reference and checks that its family can query it; nothing is sent. */
+export function prepare(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	settings: VideoItemSettings,
-): Promise<INodeExecutionData> {
+): TaskReference {
 	const reference = taskReference(this, itemIndex, settings.family);
 	if (reference.taskId === '') {
 		throw new NodeOperationError(
@@ -126,6 +127,16 @@ export async function execute(
 			itemIndex,
 		});
 	}
+	return reference;
+}
+
+/** Queries one task once and outputs it. */
+export async function send(
+	this: IExecuteFunctions,
+	reference: TaskReference,
+	itemIndex: number,
+	settings: VideoItemSettings,
+): Promise<INodeExecutionData> {
 	const parsed = await queryTask(this, reference, { traceId: settings.traceId, itemIndex });
 	return await taskItem(this, parsed, itemIndex, settings.binaryPropertyName);
 }

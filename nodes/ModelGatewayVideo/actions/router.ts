@@ -1,23 +1,41 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { processItems } from '../../shared/items';
-import type { FamilyId } from '../../shared/tasks';
+import type { CreateRequest, FamilyId, TaskReference } from '../../shared/tasks';
 import * as create from './create.operation';
 import * as getStatus from './getStatus.operation';
 import type { VideoItemSettings } from './types';
 
-const operations = { create, getStatus };
-
-/** Runs the selected operation once per item, through the shared item loop. */
+/**
+ * Runs the selected operation through the shared item loop: every item's request is built
+ * and checked first, then sent. Create lists the tasks it started when a failure stops it.
+ */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	const operation = this.getNodeParameter('operation', 0) as keyof typeof operations;
+	const operation = this.getNodeParameter('operation', 0) as string;
 	const concurrency = this.getNodeParameter('options.concurrency', 0, 1) as number;
-	const { execute } = operations[operation] ?? operations.create;
-	const output = await processItems(
-		this,
-		async (itemIndex) => await execute.call(this, itemIndex, itemSettings(this, itemIndex)),
-		{ concurrency },
-	);
+	const settings = (itemIndex: number) => itemSettings(this, itemIndex);
+	const output =
+		operation === 'getStatus'
+			? await processItems(
+					this,
+					{
+						prepare: (itemIndex) => getStatus.prepare.call(this, itemIndex, settings(itemIndex)),
+						send: async (reference: TaskReference, itemIndex) =>
+							await getStatus.send.call(this, reference, itemIndex, settings(itemIndex)),
+					},
+					{ concurrency },
+				)
+			: await processItems(
+					this,
+					{
+						prepare: async (itemIndex) =>
+							await create.prepare.call(this, itemIndex, settings(itemIndex)),
+						send: async (request: CreateRequest, itemIndex) =>
+							await create.send.call(this, request, itemIndex, settings(itemIndex)),
+						createdId: create.createdId,
+					},
+					{ concurrency },
+				);
 	return [output];
 }
 

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 
+import { httpUrl } from './common';
+
 /** POST {identity_url}/api/overseas/asset/upload/sync, as the spec's Endpoints and Limits sections describe it. */
 
 export const ASSET_REVIEW_PATH = '/api/overseas/asset/upload/sync';
@@ -78,25 +80,6 @@ export const itemAssetUrlsSchema = (field: AssetUrlField) =>
 		})
 		.transform((value) => value[field]);
 
-const callbackUrlSchema = z
-	.string({ invalid_type_error: 'must be a URL given as text' })
-	.trim()
-	.superRefine((text, context) => {
-		let protocol = '';
-		try {
-			protocol = new URL(text).protocol;
-		} catch {
-			context.addIssue({ code: z.ZodIssueCode.custom, message: `"${text}" is not a valid URL` });
-			return;
-		}
-		if (protocol !== 'http:' && protocol !== 'https:') {
-			context.addIssue({
-				code: z.ZodIssueCode.custom,
-				message: `"${text}" must be an http or https URL`,
-			});
-		}
-	});
-
 export const assetReviewRequestSchema = z
 	.object({
 		images: assetUrlListSchema.optional(),
@@ -104,7 +87,7 @@ export const assetReviewRequestSchema = z
 		asset_type: z.enum(ASSET_TYPES, {
 			errorMap: () => ({ message: `must be one of ${ASSET_TYPES.join(', ')}` }),
 		}),
-		callback_url: callbackUrlSchema.optional(),
+		callback_url: httpUrl().optional(),
 		group_id: z
 			.string({ invalid_type_error: 'must be text' })
 			.trim()

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 
+import { isBase64, parseDataUri, rawBase64 } from '../base64Text';
 import { tryParseJsonText } from '../jsonText';
 
 /** Building blocks shared by the operation schemas. Messages name the limit they enforce. */
@@ -68,3 +69,99 @@ export const textOrJsonText = <T extends z.ZodTypeAny>(schema: T) =>
 		const parsed = tryParseJsonText(text);
 		return parsed.ok ? parsed.value : value;
 	}, schema);
+
+/*
+ * Media fields: what the spec types as a URL, as "URL or Base64", or as Base64 is checked
+ * here before sending, so the gateway is never the first to say no. Messages show at most
+ * the start of a bad value: Base64 can be megabytes long.
+ */
+
+const SHOWN_CHARACTERS = 60;
+
+/** The shortest bare Base64 taken as media where a URL could also be meant. */
+const MIN_BARE_BASE64 = 16;
+
+function shown(text: string): string {
+	return text.length > SHOWN_CHARACTERS ? `"${text.slice(0, SHOWN_CHARACTERS)}…"` : `"${text}"`;
+}
+
+/** Why `text` is not an absolute http(s) URL, or undefined when it is one. */
+export function httpUrlProblem(text: string): string | undefined {
+	if (/^data:/i.test(text)) return `must be an http or https URL, not a data: URI`;
+	let url: URL;
+	try {
+		url = new URL(text);
+	} catch {
+		return `must be a full http or https URL (got ${shown(text)}, which is not an absolute URL)`;
+	}
+	if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+		return `must be an http or https URL (got the ${url.protocol.replace(/:$/, '')}: scheme in ${shown(text)})`;
+	}
+	if (url.hostname === '')
+		return `must be a full http or https URL with a host (got ${shown(text)})`;
+	return undefined;
+}
+
+/** A media text field: trimmed, not empty, and free of the `problem` the check finds. */
+const mediaText = (expected: string, problem: (text: string) => string | undefined) =>
+	z
+		.string({
+			required_error: `is required: give ${expected}`,
+			invalid_type_error: `must be text (${expected})`,
+		})
+		.trim()
+		.superRefine((text, context) => {
+			const found = text === '' ? `must not be empty: give ${expected}` : problem(text);
+			if (found) context.addIssue({ code: z.ZodIssueCode.custom, message: found });
+		});
+
+/** "http(s) URL": an absolute http or https address; relative paths and other schemes are refused. */
+export const httpUrl = () => mediaText('an http or https URL', httpUrlProblem);
+
+/** How a field that takes Base64 wants it: bare (`raw`), or as pasted, data: URIs included. */
+export type Base64Form = 'raw' | 'dataUriAllowed';
+
+/** Normalizes pasted Base64: line breaks dropped; a data: URI reduced to its payload for `raw`. */
+const pastedBase64 = (form: Base64Form) => (value: unknown) => {
+	if (typeof value !== 'string') return value;
+	const text = value.trim();
+	if (form === 'raw') return rawBase64(text);
+	const dataUri = parseDataUri(text);
+	return dataUri ? `${text.slice(0, text.indexOf(',') + 1)}${dataUri.base64}` : rawBase64(text);
+};
+
+/** "Base64": raw Base64; a pasted `data:...;base64,` URI is converted to its payload, not refused. */
+export const base64Data = () =>
+	z.preprocess(
+		pastedBase64('raw'),
+		mediaText('Base64 data', (text) =>
+			isBase64(text)
+				? undefined
+				: `must be Base64 data (letters, digits, +, / and = padding); got ${shown(text)}`,
+		),
+	);
+
+const HAS_SCHEME = /^[a-z][a-z0-9+.-]*:/i;
+
+function urlOrBase64Problem(text: string): string | undefined {
+	const dataUri = parseDataUri(text);
+	if (!dataUri && HAS_SCHEME.test(text)) {
+		return /^data:/i.test(text)
+			? `must be an http or https URL or Base64 data; a data: URI must have the form data:<type>;base64,<data> (got ${shown(text)})`
+			: httpUrlProblem(text);
+	}
+	// Bare Base64 this short is a relative path or a typo, not media.
+	if (isBase64(dataUri?.base64 ?? text, dataUri ? 4 : MIN_BARE_BASE64)) return undefined;
+	return `must be an http or https URL or Base64 data (got ${shown(text)}, which is neither: a relative path or a host without http:// or https:// is not a URL)`;
+}
+
+/**
+ * "URL or Base64": an http(s) URL, or Base64. With `raw`, a pasted data: URI is converted to
+ * its bare payload (for upstreams that take only that); with `dataUriAllowed` it is kept.
+ */
+export const urlOrBase64 = (form: Base64Form) =>
+	z.preprocess(
+		(value) =>
+			typeof value === 'string' && /^\s*https?:/i.test(value) ? value : pastedBase64(form)(value),
+		mediaText('an http or https URL or Base64 data', urlOrBase64Problem),
+	);

@@ -1,24 +1,22 @@
 import { z } from 'zod';
 
-import { integerAtLeast, requiredText } from './common';
+import { parseDataUri } from '../base64Text';
+import { integerAtLeast, requiredText, urlOrBase64 } from './common';
 
 /** POST /v1/images/edits, as the spec's Endpoints section describes it. */
 
 export const IMAGE_EDIT_SIZES = ['1K', '2K', '4K'] as const;
 
-const HTTP_URL = /^https?:\/\/\S+$/i;
-const IMAGE_DATA_URI = /^data:image\/[\w.+-]+;base64,[A-Za-z0-9+/_-]+={0,2}$/;
-// Standard or URL-safe alphabet; a handful of characters cannot be an image.
-const RAW_BASE64 = /^[A-Za-z0-9+/_-]{8,}={0,2}$/;
-
 /** One input image: "a URL or Base64" (spec); a data URI is the Base64 form that names its format. */
-export const imageInputSchema = z
-	.string({ invalid_type_error: 'must be text (a URL or base64 image data)' })
-	.trim()
-	.refine(
-		(value) => HTTP_URL.test(value) || IMAGE_DATA_URI.test(value) || RAW_BASE64.test(value),
-		'must be an http(s) URL, a data:image/...;base64, URI or base64 image data',
-	);
+export const imageInputSchema = urlOrBase64('dataUriAllowed').superRefine((value, context) => {
+	const mimeType = parseDataUri(value)?.mimeType;
+	if (mimeType !== undefined && !mimeType.startsWith('image/')) {
+		context.addIssue({
+			code: z.ZodIssueCode.custom,
+			message: `must be an image: a data: URI of type ${mimeType} is not one`,
+		});
+	}
+});
 
 /**
  * `bbox_list`: the spec types it object[] and does not show an item's shape. Providers use

@@ -27,7 +27,7 @@ export const FAMILY_IDS = Object.keys(TASK_FAMILIES) as FamilyId[];
 
 /**
  * The free read the API credential's test sends, and the body codes by which its answer
- * says the key is wrong (credentials cannot run code, so the test is declared from this).
+ * says the key is wrong (see credentialTests.ts).
  */
 export const CREDENTIAL_PROBE = FAMILY_A_CREDENTIAL_PROBE;
 

@@ -1,3 +1,5 @@
+import { base64ByteLength } from '../base64Text';
+import { storedMediaOf } from '../jsonMediaStream';
 import type { InlineVideo, ParseContext, ParsedTask, TaskFamily, TaskStatus } from './task';
 import {
 	asRecord,
@@ -51,8 +53,21 @@ function filteredMessage(response: Record<string, unknown>): string {
 	return `The operation finished without any video (probably removed by the safety filter)${detail}`;
 }
 
-/** Takes the base64 bytes out of the body: they become binary data, not a huge JSON string. */
-function withoutInlineBytes(body: unknown): {
+const INLINE_VIDEO_FIELD = 'bytesBase64Encoded';
+
+/** What stands in the raw JSON for inline bytes that travel as binary data. */
+function storedBytesNote(byteLength: number): string {
+	return `[${byteLength} bytes, stored as binary data]`;
+}
+
+/**
+ * Takes the base64 bytes out of the body: they become binary data, not a huge JSON string.
+ * When the answer was read as a stream they are stored already (`storedMedia`).
+ */
+function withoutInlineBytes(
+	body: unknown,
+	storedMedia: ParseContext['storedMedia'] = [],
+): {
 	raw: unknown;
 	inlineVideos: InlineVideo[];
 	urls: string[];
@@ -66,16 +81,19 @@ function withoutInlineBytes(body: unknown): {
 	const videos = response.videos.map((entry: unknown) => {
 		const video = asRecord(entry);
 		if (!video) return entry;
-		const { bytesBase64Encoded, ...rest } = video;
+		const { [INLINE_VIDEO_FIELD]: bytesBase64Encoded, ...rest } = video;
 		urls.push(video.uri, video.gcsUri, video.url);
 		if (typeof bytesBase64Encoded !== 'string') return video;
-		inlineVideos.push({
-			base64: bytesBase64Encoded,
-			mimeType: text(video.mimeType) ?? 'video/mp4',
-		});
+		const mimeType = text(video.mimeType) ?? 'video/mp4';
+		const stored = storedMediaOf(bytesBase64Encoded, storedMedia);
+		inlineVideos.push(
+			stored ? { binary: stored.stored, mimeType } : { base64: bytesBase64Encoded, mimeType },
+		);
 		return {
 			...rest,
-			bytesBase64Encoded: `[${Math.floor((bytesBase64Encoded.length * 3) / 4)} bytes, stored as binary data]`,
+			[INLINE_VIDEO_FIELD]: storedBytesNote(
+				stored ? stored.byteLength : base64ByteLength(bytesBase64Encoded),
+			),
 		};
 	});
 	return {
@@ -89,7 +107,7 @@ function parseOperation(body: unknown, context: ParseContext): ParsedTask {
 	const record = asRecord(body) ?? {};
 	const name = splitOperationName(text(record.name) ?? '');
 	const { status, rawStatus } = longRunningStatus(body);
-	const { raw, inlineVideos, urls } = withoutInlineBytes(body);
+	const { raw, inlineVideos, urls } = withoutInlineBytes(body, context.storedMedia);
 	const response = asRecord(record.response) ?? {};
 	let error = status === 'failed' ? taskError(record.error, 'operation_failed') : null;
 	if (status === 'failed' && !error)
@@ -127,6 +145,7 @@ export const longRunningFamily: TaskFamily = {
 		}
 		return parsed;
 	},
+	inlineMediaKeys: [INLINE_VIDEO_FIELD],
 	buildQueryRequest(reference) {
 		const split = splitOperationName(reference.taskId);
 		const model = split.model ?? reference.model ?? '';

@@ -1,9 +1,12 @@
+import type { IExecuteFunctions } from 'n8n-workflow';
+
 import {
 	DEFAULT_RETRY_POLICY,
 	gatewayRequest,
 	type GatewayContext,
 	type RetryPolicy,
 } from '../transport';
+import { mediaStoringReader } from '../binary';
 import { taskFamily } from './index';
 import type { ParsedTask, TaskReference } from './task';
 
@@ -24,6 +27,15 @@ export async function queryTask(
 ): Promise<ParsedTask> {
 	const family = taskFamily(reference.family);
 	const query = family.buildQueryRequest(reference);
+	// Inline media go to binary storage while the answer arrives (named for real in taskItem);
+	// only where the node can store binary data (not in a webhook's confirmation).
+	const media =
+		family.inlineMediaKeys && 'getExecutionCancelSignal' in context
+			? mediaStoringReader(context as IExecuteFunctions, family.inlineMediaKeys, (index) => ({
+					fileName: `video_${index}.mp4`,
+					mimeType: 'video/mp4',
+				}))
+			: undefined;
 	const response = await gatewayRequest<unknown>(
 		context,
 		{
@@ -34,6 +46,7 @@ export async function queryTask(
 			traceId: options.traceId,
 			itemIndex: options.itemIndex,
 			timeoutMs: options.timeoutMs,
+			readJson: media?.readJson,
 		},
 		options.retryPolicy ?? DEFAULT_RETRY_POLICY,
 	);
@@ -42,7 +55,9 @@ export async function queryTask(
 		endpoint: reference.endpoint ?? null,
 		traceId: response.traceId ?? null,
 		createdAt: reference.createdAt ?? null,
+		storedMedia: media?.storedMedia(),
 	});
 	if (parsed.task.taskId === '') parsed.task.taskId = reference.taskId;
-	return parsed;
+	// A failed task's message may echo the credential: no output carries it.
+	return { ...parsed, task: response.redactor.value(parsed.task) };
 }

@@ -1,5 +1,6 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IBinaryData, IDataObject } from 'n8n-workflow';
 
+import type { StoredMedia } from '../jsonMediaStream';
 import type { BusinessFailureCheck } from '../transport';
 import type { FamilyId } from './index';
 
@@ -44,11 +45,13 @@ export interface NormalizedTask {
 	raw: unknown;
 }
 
-/** Video bytes the gateway returned inline instead of a URL; stored as n8n binary data. */
-export interface InlineVideo {
-	base64: string;
-	mimeType: string;
-}
+/**
+ * Video bytes the gateway returned inline instead of a URL: as base64 when the answer was
+ * parsed whole, or already in n8n's binary storage when it was read as a stream.
+ */
+export type InlineVideo =
+	| { base64: string; mimeType: string }
+	| { binary: IBinaryData; mimeType: string };
 
 export interface ParsedTask {
 	task: NormalizedTask;
@@ -84,6 +87,8 @@ export interface ParseContext {
 	traceId: string | null;
 	/** Creation time known to the client (ISO), used when the record has none. */
 	createdAt: string | null;
+	/** Inline media already stored while the answer was read (see `inlineMediaKeys`). */
+	storedMedia?: ReadonlyArray<StoredMedia<IBinaryData>>;
 }
 
 /**
@@ -112,6 +117,11 @@ export interface TaskFamily {
 	 * transport with each request. Absent when the HTTP status says it all.
 	 */
 	businessFailure?: BusinessFailureCheck;
+	/**
+	 * Keys under which the family's task records carry media as base64: such records are read
+	 * as a stream and the media stored as binary data as it arrives, never held whole.
+	 */
+	inlineMediaKeys?: readonly string[];
 	parseCreateResponse(body: unknown, context: ParseContext): ParsedTask;
 	buildQueryRequest(reference: TaskReference): FamilyRequest;
 	parseTaskRecord(body: unknown, context: ParseContext): ParsedTask;

@@ -110,14 +110,7 @@ function checkWorkflow(node: EditorCheckNode, variant: NodeVariant): WorkflowJso
 		id: workflowId(node, variant),
 		name: `Editor check: ${node.name} (${variant.label})`,
 		nodes: [
-			{
-				id: '0b7e5c1a-7c55-4d1e-9e51-ed1702c4e001',
-				name: 'Manual Trigger',
-				type: 'n8n-nodes-base.manualTrigger',
-				typeVersion: 1,
-				position: [0, 0],
-				parameters: {},
-			},
+			...(node.trigger ? [] : [MANUAL_TRIGGER]),
 			{
 				id: NODE_UUID,
 				name: node.title,
@@ -126,12 +119,25 @@ function checkWorkflow(node: EditorCheckNode, variant: NodeVariant): WorkflowJso
 				position: [240, 0],
 				parameters: { ...node.parameters, ...(variant.parameters ?? {}) } as JsonObject,
 				credentials: { [credential.type]: { id: credential.id, name: credential.name } },
+				...(node.trigger ? { webhookId: WEBHOOK_UUID } : {}),
 			},
 		],
-		connections: { 'Manual Trigger': { main: [[{ node: node.title, type: 'main', index: 0 }]] } },
+		connections: node.trigger
+			? {}
+			: { 'Manual Trigger': { main: [[{ node: node.title, type: 'main', index: 0 }]] } },
 		settings: { executionOrder: 'v1' },
 	};
 }
+
+const WEBHOOK_UUID = '0b7e5c1a-7c55-4d1e-9e51-ed1702c4e003';
+const MANUAL_TRIGGER = {
+	id: '0b7e5c1a-7c55-4d1e-9e51-ed1702c4e001',
+	name: 'Manual Trigger',
+	type: 'n8n-nodes-base.manualTrigger',
+	typeVersion: 1,
+	position: [0, 0],
+	parameters: {},
+};
 
 /** Opens one node panel, screenshots it, and returns what is wrong with it (empty: fine). */
 async function checkPanel(
@@ -157,7 +163,16 @@ async function checkPanel(
 	);
 	await page.screenshot({ path: shot, animations: 'disabled' });
 
+	if (variant.reveal) {
+		const reveal = page.locator(`text="${variant.reveal}"`).first();
+		if (await reveal.isVisible()) await reveal.click();
+		else problems.push(`"${variant.reveal}" is not on the panel`);
+	}
 	const text = await page.locator('body').innerText();
+	for (const expected of variant.expectText ?? [])
+		if (!text.includes(expected)) problems.push(`the panel does not show "${expected}"`);
+	for (const forbidden of variant.forbidText ?? [])
+		if (text.includes(forbidden)) problems.push(`the panel shows "${forbidden}"`);
 	for (const error of PANEL_ERRORS)
 		if (text.includes(error)) problems.push(`the panel shows "${error}"`);
 	const panelLines = new Set(
@@ -193,9 +208,17 @@ async function checkNodeCreator(
 ): Promise<string[]> {
 	const problems: string[] = [];
 	const variant = node.variants[0];
-	await page.goto(`${n8n.baseUrl}/workflow/${workflowId(node, variant)}`, { waitUntil: 'load' });
+	// A trigger is added as a workflow's first step (n8n offers no triggers after a node).
+	const target = node.trigger ? 'new' : workflowId(node, variant);
+	await page.goto(`${n8n.baseUrl}/workflow/${target}`, { waitUntil: 'load' });
 	try {
-		const plus = page.locator('[data-test-id="node-creator-plus-button"]').first();
+		const plus = page
+			.locator(
+				node.trigger
+					? '[data-test-id="canvas-add-button"]'
+					: '[data-test-id="node-creator-plus-button"]',
+			)
+			.first();
 		await plus.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
 		await plus.click();
 		const search = page

@@ -16,6 +16,12 @@ export interface NodeVariant {
 	expectVisible?: string[];
 	/** Parameter labels that must NOT be on the panel (hidden for this variant). */
 	expectHidden?: string[];
+	/** Text (clicked first, e.g. a collapsed "Webhook URLs" section) before the panel is read. */
+	reveal?: string;
+	/** Text that must appear somewhere on the panel (e.g. a resolved webhook URL part). */
+	expectText?: string[];
+	/** Text that must not appear anywhere on the panel (e.g. an unresolved expression). */
+	forbidText?: string[];
 }
 
 export interface EditorCheckNode {
@@ -26,6 +32,8 @@ export interface EditorCheckNode {
 	title: string;
 	/** Which credential type the node uses, so the panel shows a selected credential. */
 	credential: 'gateway' | 'assetReview';
+	/** A trigger starts the check workflow itself (no Manual Trigger in front of it). */
+	trigger?: boolean;
 	parameters: JsonObject;
 	/** At least one; the node is opened once per variant. */
 	variants: NodeVariant[];
@@ -119,6 +127,43 @@ export const EDITOR_CHECK_NODES: EditorCheckNode[] = [
 				parameters: { family: 'longRunning' },
 				expectVisible: ['Instances', 'Parameters'],
 				expectHidden: ['Endpoint', 'Content', 'Video Options'],
+			},
+		],
+	},
+	{
+		name: 'modelGatewayWaitForTask',
+		typeVersion: 1,
+		title: 'Model Gateway Wait for Task',
+		credential: 'gateway',
+		parameters: {},
+		variants: [
+			{
+				label: 'waitHere',
+				parameters: { mode: 'waitHere' },
+				expectVisible: ['Mode', 'Family', 'Task ID', 'Check Interval (Seconds)', 'Options'],
+			},
+			{
+				label: 'checkOnce',
+				parameters: { mode: 'checkOnce' },
+				expectVisible: ['Mode', 'Task ID', 'Max Wait per Task (Minutes)'],
+			},
+		],
+	},
+	{
+		name: 'modelGatewayTaskTrigger',
+		typeVersion: 1,
+		title: 'Model Gateway Task Callback Trigger',
+		credential: 'gateway',
+		trigger: true,
+		parameters: {},
+		variants: [
+			{
+				label: 'default',
+				expectVisible: ['Secret', 'Secret Location', 'Family', 'Events'],
+				// The URL users copy ends in the secret (the node's id by default), resolved:
+				// <webhook id>/<node id> (the ids the editor check gives the trigger).
+				reveal: 'Webhook URLs',
+				expectText: ['0b7e5c1a-7c55-4d1e-9e51-ed1702c4e003/0b7e5c1a-7c55-4d1e-9e51-ed1702c4e002'],
 			},
 		],
 	},

@@ -1,6 +1,14 @@
 import { z } from 'zod';
 
-import { jsonObject, jsonObjectList, listAtMost, numberInRange, requiredText } from '../common';
+import {
+	httpUrl,
+	jsonObject,
+	jsonObjectList,
+	listAtMost,
+	numberInRange,
+	requiredText,
+	urlOrBase64,
+} from '../common';
 
 /** Family A create requests (omni-video and image2video), with the spec's Limits table. */
 
@@ -38,7 +46,7 @@ const common = {
 	cfg_scale: numberInRange(0, 1).optional(),
 	multi_prompt: multiPrompt.optional(),
 	watermark_info: jsonObject.optional(),
-	callback_url: z.string().url('must be a full http(s) URL').optional(),
+	callback_url: httpUrl().optional(),
 	external_task_id: z.string().optional(),
 };
 
@@ -64,10 +72,7 @@ function requirePrompt(
 export const familyAOmniVideoSchema = z
 	.object({
 		...common,
-		image_list: listAtMost(
-			z.object({ image_url: requiredText('image_url') }).passthrough(),
-			7,
-		).optional(),
+		image_list: listAtMost(z.object({ image_url: urlOrBase64('raw') }).passthrough(), 7).optional(),
 		video_list: listAtMost(jsonObject, 1).optional(),
 		multi_shot: z
 			.boolean({ invalid_type_error: 'must be true or false for omni-video' })
@@ -82,8 +87,8 @@ export const familyAOmniVideoSchema = z
 export const familyAImage2VideoSchema = z
 	.object({
 		...common,
-		image: z.string().optional(),
-		image_tail: z.string().optional(),
+		image: urlOrBase64('raw').optional(),
+		image_tail: urlOrBase64('raw').optional(),
 		voice_list: listAtMost(jsonObject, 2).optional(),
 		multi_shot: z
 			.union([z.boolean(), z.enum(['intelligence', 'customize'])], {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import { jsonObjectList, requiredText } from '../common';
+import { httpUrl, jsonObjectList, requiredText } from '../common';
 
 /** POST /vendor-b/v1/video/generations (Family B, PascalCase fields). */
 
@@ -11,7 +11,7 @@ export const familyBCreateSchema = z
 		Prompt: z.string().optional(),
 		FileInfos: jsonObjectList.optional(),
 		LastFrameFileId: z.string().optional(),
-		LastFrameUrl: z.string().optional(),
+		LastFrameUrl: httpUrl().optional(),
 		NegativePrompt: z.string().optional(),
 		EnhancePrompt: z.string().optional(),
 		OutputConfig: z

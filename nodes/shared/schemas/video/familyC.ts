@@ -1,12 +1,10 @@
 import { z } from 'zod';
 
-import { jsonObject, jsonObjectList, requiredText } from '../common';
+import { httpUrl, jsonObject, jsonObjectList, requiredText } from '../common';
 
 /** POST /vendor-c/ent/v2/reference2video (Family C). */
 
-const urlList = z.array(z.string().trim().min(1, 'must not contain empty URLs'), {
-	invalid_type_error: 'must be a list of URLs',
-});
+const urlList = z.array(httpUrl(), { invalid_type_error: 'must be a list of URLs' });
 
 export const familyCCreateSchema = z
 	.object({
@@ -15,7 +13,7 @@ export const familyCCreateSchema = z
 		version: z.string().optional(),
 		type: z.string().optional(),
 		images: urlList.optional(),
-		init_image: z.string().optional(),
+		init_image: httpUrl().optional(),
 		videos: urlList.optional(),
 		auto_subjects: z.boolean().optional(),
 		subjects: jsonObjectList.optional(),

@@ -1,15 +1,29 @@
 import { z } from 'zod';
 
-import { integerAtLeast, requiredText } from '../common';
+import { parseDataUri } from '../../base64Text';
+import { base64Data, integerAtLeast, requiredText } from '../common';
 
 /** POST /v1beta/models/{model}:predictLongRunning. */
 
-const inlineImage = z
-	.object({
-		bytesBase64Encoded: requiredText('bytesBase64Encoded'),
-		mimeType: requiredText('mimeType'),
-	})
-	.passthrough();
+/** A pasted data: URI names its MIME type: it fills mimeType when that is missing. */
+const withDataUriType = (value: unknown) => {
+	if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+	const image = value as Record<string, unknown>;
+	const bytes = image.bytesBase64Encoded;
+	const mimeType = typeof bytes === 'string' ? parseDataUri(bytes)?.mimeType : undefined;
+	const missing = typeof image.mimeType !== 'string' || image.mimeType.trim() === '';
+	return mimeType && missing ? { ...image, mimeType } : value;
+};
+
+const inlineImage = z.preprocess(
+	withDataUriType,
+	z
+		.object({
+			bytesBase64Encoded: base64Data(),
+			mimeType: requiredText('mimeType'),
+		})
+		.passthrough(),
+);
 
 const instance = z
 	.object({

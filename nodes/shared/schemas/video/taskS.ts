@@ -1,10 +1,10 @@
 import { z } from 'zod';
 
-import { integerAtLeast, requiredText } from '../common';
+import { httpUrl, integerAtLeast, requiredText } from '../common';
 
 /** POST /v1/task/create (Task family S). Unknown extra fields pass through unchanged. */
 
-const mediaUrl = (type: string) => z.object({ url: requiredText(`${type}.url`) }).passthrough();
+const mediaUrl = () => z.object({ url: httpUrl() }).passthrough();
 
 const contentItem = z.discriminatedUnion(
 	'type',
@@ -13,21 +13,21 @@ const contentItem = z.discriminatedUnion(
 		z
 			.object({
 				type: z.literal('image_url'),
-				image_url: mediaUrl('image_url'),
+				image_url: mediaUrl(),
 				role: z.string().optional(),
 			})
 			.passthrough(),
 		z
 			.object({
 				type: z.literal('video_url'),
-				video_url: mediaUrl('video_url'),
+				video_url: mediaUrl(),
 				role: z.string().optional(),
 			})
 			.passthrough(),
 		z
 			.object({
 				type: z.literal('audio_url'),
-				audio_url: mediaUrl('audio_url'),
+				audio_url: mediaUrl(),
 				role: z.string().optional(),
 			})
 			.passthrough(),
@@ -53,7 +53,7 @@ export const taskSCreateSchema = z
 			.positive('must be more than 0 seconds')
 			.optional(),
 		watermark: z.boolean().optional(),
-		callback_url: z.string().url('must be a full http(s) URL').optional(),
+		callback_url: httpUrl().optional(),
 		resolution: z.string().optional(),
 		seed: integerAtLeast(-1).optional(),
 	})

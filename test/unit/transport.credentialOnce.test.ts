@@ -1,0 +1,72 @@
+import type { IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
+
+import { itemParameter } from '../../nodes/shared/itemParameters';
+import { gatewayRequest } from '../../nodes/shared/transport';
+import { testNode } from './testNode';
+
+/** A node run's context whose n8n helpers count what they are asked for. */
+function countingContext(parameters: Record<string, unknown> = {}) {
+	const counts = { credentialReads: 0, parameterReads: 0 };
+	const sent: IHttpRequestOptions[] = [];
+	const node = { ...testNode('Probe'), parameters: parameters as never };
+	const context = {
+		getCredentials: async () => {
+			counts.credentialReads++;
+			return { baseUrl: 'http://gateway.invalid/', apiKey: 'sk-run-key' };
+		},
+		getExecutionCancelSignal: () => undefined,
+		getNodeParameter: (name: string, item: number, fallback: unknown) => {
+			counts.parameterReads++;
+			return name === 'options.timeout'
+				? 30
+				: name === 'options.label'
+					? `label ${item}`
+					: fallback;
+		},
+		getNode: () => node,
+		helpers: {
+			httpRequest: async (options: IHttpRequestOptions) => {
+				sent.push(options);
+				return { statusCode: 200, headers: {}, body: { ok: true } };
+			},
+		},
+	};
+	return { context: context as unknown as IExecuteFunctions, counts, sent };
+}
+
+describe('the transport per node run', () => {
+	it('reads the credential once for all requests of a run and sends its key itself', async () => {
+		const run = countingContext({ options: { timeout: 30 } });
+		await Promise.all(
+			Array.from({ length: 5 }, (_, itemIndex) =>
+				gatewayRequest(run.context, { method: 'GET', path: '/v1/x', kind: 'read', itemIndex }),
+			),
+		);
+		expect(run.counts.credentialReads).toBe(1);
+		expect(
+			run.sent.map((options) => [options.url, options.headers?.Authorization, options.timeout]),
+		).toEqual(
+			Array.from({ length: 5 }, () => ['http://gateway.invalid/v1/x', 'Bearer sk-run-key', 30_000]),
+		);
+		// The timeout option holds no expression: resolved once for the run.
+		expect(run.counts.parameterReads).toBe(1);
+
+		const nextRun = countingContext();
+		await gatewayRequest(nextRun.context, { method: 'GET', path: '/v1/x', kind: 'read' });
+		expect(nextRun.counts.credentialReads).toBe(1);
+	});
+
+	it('resolves a parameter with an expression for every item, one without once', () => {
+		const run = countingContext({ options: { label: '={{ $json.label }}', timeout: 30 } });
+		expect([0, 1, 2].map((item) => itemParameter(run.context, 'options.label', item, ''))).toEqual([
+			'label 0',
+			'label 1',
+			'label 2',
+		]);
+		expect(run.counts.parameterReads).toBe(3);
+		expect([0, 1, 2].map((item) => itemParameter(run.context, 'options.timeout', item, 0))).toEqual(
+			[30, 30, 30],
+		);
+		expect(run.counts.parameterReads).toBe(4);
+	});
+});
