@@ -156,9 +156,9 @@ describe.each(N8N_LINES)('n8n line %s.x in queue mode', (line) => {
 		const n8n = cluster;
 		const db = services;
 		sim.reset();
-		// Creates take 100 ms each: with 2 in flight the batch's callbacks arrive over about 10 s
+		// Creates take 250 ms each: with 2 in flight the batch's callbacks arrive over about 25 s
 		// instead of in one burst (the simulator gives each callback 5 s to be answered).
-		sim.setOptions({ latencyMs: 100 });
+		sim.setOptions({ latencyMs: 250 });
 		const scenarioStarted = Date.now();
 
 		// Tasks finish at random times: every 30 ms, tasks created from then on get a new duration.
