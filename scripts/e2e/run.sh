@@ -30,6 +30,11 @@ for line in $lines; do
 	record "install n8n line $line.x" ok
 done
 
+# Queue mode (test/e2e/queueMode.e2e.test.ts) runs real Redis and Postgres: install when missing.
+begin 'install redis and postgres'
+bash scripts/queue-mode/services.sh install
+record 'install redis and postgres' ok
+
 if [[ "${MG_E2E_SKIP_BUILD:-0}" != 1 ]]; then
 	begin 'build the package'
 	npm run build --silent

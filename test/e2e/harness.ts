@@ -33,7 +33,7 @@ const execFileAsync = promisify(execFile);
  * compiled to .build/test/e2e (the "try it" command).
  */
 export const REPO_ROOT = findRepoRoot(__dirname);
-const SUPERVISOR = join(REPO_ROOT, 'test', 'e2e', 'n8n-supervisor.js');
+export const SUPERVISOR = join(REPO_ROOT, 'test', 'e2e', 'n8n-supervisor.js');
 
 function findRepoRoot(from: string): string {
 	for (let dir = from; dir !== dirname(dir); dir = dirname(dir)) {
@@ -71,7 +71,7 @@ export const N8N_OWNER = {
 
 const READY_TIMEOUT_MS = 120_000;
 /** How long n8n may take to shut down after SIGTERM before it is killed. */
-const STOP_GRACE_MS = 20_000;
+export const STOP_GRACE_MS = 20_000;
 const EXECUTION_TIMEOUT_MS = 60_000;
 const POLL_INTERVAL_MS = 200;
 const HTTP_TIMEOUT_MS = 30_000;
@@ -388,7 +388,7 @@ function seconds(ms: number): string {
 	return `${(ms / 1000).toFixed(1)} s`;
 }
 
-function n8nEnv(
+export function n8nEnv(
 	installation: N8nInstallation,
 	userFolder: string,
 	port: number,
@@ -437,7 +437,7 @@ function n8nEnv(
 	};
 }
 
-async function runCli(
+export async function runCli(
 	installation: N8nInstallation,
 	env: NodeJS.ProcessEnv,
 	command: 'import:credentials' | 'import:workflow',
@@ -856,11 +856,11 @@ export function outputByNode(execution: Execution): Record<string, JsonObject[]>
 // ---------------------------------------------------------------------------------------------
 // Small helpers.
 
-function delay(ms: number): Promise<void> {
+export function delay(ms: number): Promise<void> {
 	return new Promise((resolveDelay) => setTimeout(resolveDelay, ms));
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
 	const server = createServer();
 	await new Promise<void>((resolveListen, reject) => {
 		server.once('error', reject);

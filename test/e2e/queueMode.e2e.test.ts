@@ -1,0 +1,318 @@
+/**
+ * Batch video at scale on n8n's queue mode: real Redis and Postgres, one main process, two
+ * workers and an `n8n webhook` process, with a round-robin load balancer in front of the two
+ * webhook-handling processes (main and webhook). One workflow creates 200 video tasks across
+ * families; Task family S and Family A tasks call back into the Task Callback Trigger of a second
+ * workflow (the simulator repeats final callbacks and sends stale ones), the generic tasks are
+ * waited for by Wait for Task in a Check Once loop through n8n's Wait node. In the middle a worker
+ * is stopped and started again, and the main process is restarted while the loop waits.
+ *
+ * Asserted: every task ends in exactly one successful reacting execution (behind the atomic
+ * Postgres claim), no task is created twice, no Task family S task is polled, every loop task
+ * comes out once. Measured (printed): what the trigger's best-effort memory and n8n's Remove
+ * Duplicates let through with two webhook-handling processes.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { startSimulator, type Simulator } from '../simulator';
+import { simulatorCredentials } from './examples';
+import {
+	N8N_LINES,
+	delay,
+	packPackage,
+	type Execution,
+	type JsonObject,
+	type N8nInstance,
+	type PackedPackage,
+} from './harness';
+import {
+	startQueueMode,
+	startQueueServices,
+	startRoundRobinProxy,
+	type QueueModeN8n,
+	type QueueServices,
+	type RoundRobinProxy,
+} from './queueMode';
+import {
+	BATCH,
+	BATCH_SIZE,
+	CLAIM_TABLE_SQL,
+	CREATE_WORKFLOW_ID,
+	POSTGRES_CREDENTIAL,
+	REACT_WORKFLOW_ID,
+	START_PATH,
+	TRIGGER_PATH,
+	createWorkflow,
+	reactWorkflow,
+} from './queueWorkflows';
+
+/** The loop's Wait node waits ≥ 65 s; the restart of the main process falls inside that wait. */
+const LOOP_TIMEOUT_MS = 300_000;
+const SETTLE_TIMEOUT_MS = 120_000;
+const CALLBACK_FAMILIES = BATCH.taskS + BATCH.familyA;
+
+let sim: Simulator;
+let packDir: string;
+let gatewayPackage: PackedPackage;
+
+beforeAll(async () => {
+	sim = await startSimulator({ queuedMs: 500, runningMs: 2_000 });
+	packDir = mkdtempSync(join(process.env.MG_E2E_RUN_DIR ?? tmpdir(), 'mg-e2e-pack-'));
+	gatewayPackage = await packPackage(packDir);
+});
+
+afterAll(async () => {
+	await sim?.close();
+	if (packDir) rmSync(packDir, { recursive: true, force: true });
+});
+
+/** The items a node put out on one output, over all of its runs in the execution. */
+function allRunsOutput(execution: Execution, nodeName: string, outputIndex = 0): JsonObject[] {
+	const runs = execution.data?.resultData.runData[nodeName] ?? [];
+	return runs.flatMap((run) => (run.data?.main?.[outputIndex] ?? []).map((item) => item.json));
+}
+
+/** Every execution of a workflow, with data (the public API pages by cursor). */
+async function allExecutions(n8n: N8nInstance, workflowId: string): Promise<Execution[]> {
+	const executions: Execution[] = [];
+	let cursor = '';
+	do {
+		const page = await n8n.publicApi<{ data: Execution[]; nextCursor?: string | null }>(
+			'GET',
+			`/executions?workflowId=${workflowId}&includeData=true&limit=100${cursor ? `&cursor=${cursor}` : ''}`,
+		);
+		executions.push(...page.data.map((execution) => ({ ...execution, id: String(execution.id) })));
+		cursor = page.nextCursor ?? '';
+	} while (cursor);
+	return executions;
+}
+
+function countBy<T>(values: T[]): Map<T, number> {
+	const counts = new Map<T, number>();
+	for (const value of values) counts.set(value, (counts.get(value) ?? 0) + 1);
+	return counts;
+}
+
+async function until(what: string, timeoutMs: number, done: () => boolean | Promise<boolean>) {
+	const deadline = Date.now() + timeoutMs;
+	while (!(await done())) {
+		if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms: ${what}`);
+		await delay(250);
+	}
+}
+
+describe.each(N8N_LINES)('n8n line %s.x in queue mode', (line) => {
+	let services: QueueServices | undefined;
+	let proxy: RoundRobinProxy | undefined;
+	let cluster: QueueModeN8n | undefined;
+	const startedAt = Date.now();
+
+	beforeAll(async () => {
+		services = await startQueueServices();
+		proxy = await startRoundRobinProxy();
+		await services.psql(CLAIM_TABLE_SQL);
+		cluster = await startQueueMode({
+			line,
+			services,
+			packages: [gatewayPackage.tarball],
+			credentials: [
+				...simulatorCredentials(sim),
+				{
+					...POSTGRES_CREDENTIAL,
+					type: 'postgres',
+					data: { ...services.postgres, ssl: 'disable', maxConnections: 4 },
+				},
+			],
+			workflows: [createWorkflow(proxy.url), reactWorkflow()],
+			webhookProcess: true,
+		});
+		const webhook = cluster.webhook;
+		if (!webhook) throw new Error('no webhook process');
+		proxy.targets = [cluster.main.baseUrl, webhook.baseUrl];
+		await cluster.main.activateWorkflow(REACT_WORKFLOW_ID);
+		await cluster.main.activateWorkflow(CREATE_WORKFLOW_ID);
+		await cluster.main.waitForWebhook(TRIGGER_PATH);
+		await cluster.main.waitForWebhook(START_PATH);
+		// The webhook process finds webhooks in the database: ask it too.
+		await until('the webhook process to know the trigger', 60_000, async () => {
+			const answer = await fetch(`${webhook.baseUrl}/webhook/${TRIGGER_PATH}`, {
+				method: 'OPTIONS',
+				headers: { origin: webhook.baseUrl, 'access-control-request-method': 'POST' },
+			});
+			return answer.status === 204;
+		});
+	}, 600_000);
+
+	afterAll(async () => {
+		await cluster?.stop();
+		await proxy?.close();
+		await services?.stop();
+	}, 120_000);
+
+	test('200 videos: callbacks through two webhook processes, a Check Once loop across workers, a worker and the main process restarted mid-run', async () => {
+		if (!cluster || !proxy || !services) throw new Error('queue mode did not start');
+		const n8n = cluster;
+		const db = services;
+		sim.reset();
+		// Creates take 250 ms each: with 2 in flight the batch's callbacks arrive over about 25 s
+		// instead of in one burst (the simulator gives each callback 5 s to be answered).
+		sim.setOptions({ latencyMs: 250 });
+		const scenarioStarted = Date.now();
+
+		// Tasks finish at random times: every 30 ms, tasks created from then on get a new duration.
+		const jitter = setInterval(() => {
+			sim.setOptions({
+				queuedMs: 200 + Math.random() * 800,
+				runningMs: 5_000 + Math.random() * 35_000,
+			});
+		}, 30);
+		const start = await n8n.main.http('POST', `/webhook/${START_PATH}`, { body: { batch: 1 } });
+		expect(start.status).toBe(200);
+
+		const creates = () => [
+			...sim.requestsTo('POST', '/v1/task/create'),
+			...sim.requestsTo('POST', '/vendor-a/v1/videos/'),
+			...sim.requestsTo('POST', /^\/v1\/videos$/),
+		];
+		await until('200 creates', 120_000, () => creates().length >= BATCH_SIZE);
+		clearInterval(jitter);
+		sim.setOptions({ latencyMs: 0 });
+
+		// The batch parks in the Wait node (its first pass found every generic task still running).
+		// (Asked of Postgres directly: the main process is busy answering callbacks.)
+		let loopId = '';
+		await until('the create execution to wait', 120_000, async () => {
+			loopId = await db.psql(
+				`SELECT id FROM execution_entity WHERE "workflowId" = '${CREATE_WORKFLOW_ID}' AND status = 'waiting'`,
+			);
+			return loopId !== '';
+		});
+
+		// Callbacks are arriving: stop worker 2 (it finishes its running executions, takes no new
+		// ones) and start it again.
+		const worker = n8n.workers[1];
+		await worker.stop();
+		const workerDownAt = Date.now();
+		await worker.start();
+		const workerDownSeconds = (Date.now() - workerDownAt) / 1000;
+
+		// Every callback delivered: queued, running, the final state twice (and a stale running
+		// after it, from the stricter simulator), each answered 200 by n8n.
+		await until('every callback answered', SETTLE_TIMEOUT_MS, () => {
+			const finals = sim.callbacks.filter((callback) =>
+				/succeed|completed/.test(JSON.stringify(callback.body)),
+			);
+			return (
+				finals.length >= 2 * CALLBACK_FAMILIES &&
+				sim.callbacks.every((callback) => callback.status !== undefined || callback.error)
+			);
+		});
+		await delay(1_000);
+		expect(sim.callbacks.filter((callback) => callback.status !== 200)).toEqual([]);
+
+		// Restart the main process while the loop waits: its wait is in Postgres; the new main's
+		// wait tracker resumes it and a worker runs the next pass.
+		const beforeRestart = await n8n.main.publicApi<Execution>('GET', `/executions/${loopId}`);
+		expect(beforeRestart.status).toBe('waiting');
+		const restartStarted = Date.now();
+		n8n.main = await n8n.main.restart();
+		const mainDownSeconds = (Date.now() - restartStarted) / 1000;
+		const loop = await n8n.main.waitForExecution(loopId, LOOP_TIMEOUT_MS);
+		expect(loop.status).toBe('success');
+
+		// Exactly once per task, for every task: the reacting workflow's successful executions.
+		let reactions: Execution[] = [];
+		await until('every task recorded', SETTLE_TIMEOUT_MS, async () => {
+			reactions = await allExecutions(n8n.main, REACT_WORKFLOW_ID);
+			const recorded = reactions.flatMap((execution) => allRunsOutput(execution, 'Record Result'));
+			return (
+				new Set(recorded.map((task) => task.taskId)).size >= CALLBACK_FAMILIES &&
+				reactions.every((execution) => !['new', 'running', 'waiting'].includes(execution.status))
+			);
+		});
+		expect(reactions.filter((execution) => execution.status !== 'success')).toEqual([]);
+		const recorded = reactions.flatMap((execution) => allRunsOutput(execution, 'Record Result'));
+		const createdCallbackTasks = [
+			...sim.requestsTo('POST', '/v1/task/create'),
+			...sim.requestsTo('POST', '/vendor-a/v1/videos/'),
+		];
+		expect(createdCallbackTasks).toHaveLength(CALLBACK_FAMILIES);
+		const recordedPerTask = countBy(recorded.map((task) => `${task.family}:${task.taskId}`));
+		expect(recordedPerTask.size).toBe(CALLBACK_FAMILIES);
+		expect([...recordedPerTask.values()].filter((count) => count !== 1)).toEqual([]);
+		expect(countBy(recorded.map((task) => task.family))).toEqual(
+			new Map([
+				['taskS', BATCH.taskS],
+				['familyA', BATCH.familyA],
+			]),
+		);
+		for (const task of recorded) expect(task.status).toBe('succeeded');
+		expect(Number(await services.psql('SELECT count(*) FROM mg_task_events'))).toBe(
+			CALLBACK_FAMILIES,
+		);
+
+		// No task created twice: one create per prompt.
+		const prompts = creates().map(
+			(request) => JSON.stringify(request.body).match(/Queue video \d+/)?.[0],
+		);
+		expect(new Set(prompts).size).toBe(BATCH_SIZE);
+		expect(creates()).toHaveLength(BATCH_SIZE);
+
+		// No Task family S task polled (they call back), so none against the spec's rule.
+		expect(sim.requestsTo('GET', '/v1/task/get/')).toEqual([]);
+		const violations = (sim as Simulator & { violations?: unknown[] }).violations;
+		if (violations) expect(violations).toEqual([]);
+
+		// The loop: every generic task out exactly once, in a pass after the main restart.
+		const polledDone = allRunsOutput(loop, 'Polled Done');
+		expect(polledDone).toHaveLength(BATCH.generic);
+		expect(new Set(polledDone.map((task) => task.taskId)).size).toBe(BATCH.generic);
+		expect(allRunsOutput(loop, 'Polled Failed or Timed Out')).toEqual([]);
+		const passes = loop.data?.resultData.runData['Check Once']?.length ?? 0;
+		expect(passes).toBeGreaterThanOrEqual(2);
+		// The loop's segments (before and after the wait) ran on workers, not on the main process.
+		const segmentsOn = Object.fromEntries(
+			n8n.workers.map((w) => [
+				w.name,
+				readFileSync(w.logFile, 'utf8').split(`Worker started execution ${loopId} (`).length - 1,
+			]),
+		);
+		expect(Object.values(segmentsOn).reduce((sum, count) => sum + count, 0)).toBe(2);
+
+		// Measured: what the best-effort layers let through with two webhook-handling processes.
+		const started = reactions.length;
+		const removeDuplicatesPassed = reactions.filter(
+			(execution) => allRunsOutput(execution, 'Passed Remove Duplicates').length > 0,
+		).length;
+		const removeDuplicatesFailed = reactions.filter(
+			(execution) => allRunsOutput(execution, 'Remove Duplicates Failed').length > 0,
+		).length;
+		const finalsSent = sim.callbacks.filter((callback) =>
+			/succeed|completed/.test(JSON.stringify(callback.body)),
+		).length;
+		const figures = {
+			line: `${line}.x`,
+			tasks: BATCH_SIZE,
+			callbacksSent: sim.callbacks.length,
+			finalCallbacksSent: finalsSent,
+			forwardedTo: Object.fromEntries(proxy.forwarded),
+			executionsStartedByTrigger: started,
+			duplicatesThroughTrigger: started - CALLBACK_FAMILIES,
+			passedRemoveDuplicates: removeDuplicatesPassed,
+			duplicatesThroughRemoveDuplicates: removeDuplicatesPassed - CALLBACK_FAMILIES,
+			removeDuplicatesFailed,
+			recordedAfterPostgresClaim: recorded.length,
+			duplicatesAfterClaim: recorded.length - CALLBACK_FAMILIES,
+			lost: CALLBACK_FAMILIES - recordedPerTask.size,
+			loopPasses: passes,
+			loopSegmentsPerWorker: segmentsOn,
+			workerDownSeconds,
+			mainDownSeconds,
+			scenarioSeconds: (Date.now() - scenarioStarted) / 1000,
+			lineSecondsSoFar: (Date.now() - startedAt) / 1000,
+		};
+		process.stderr.write(`[e2e] queue mode figures ${JSON.stringify(figures)}\n`);
+	}, 900_000);
+});
