@@ -15,8 +15,8 @@ export function nextStepHint(review: SubmittedReview): string {
 	const callbackUrl = review.request.callback_url;
 	const accepted = 'The review was accepted but is not finished yet (code 202).';
 	return callbackUrl
-		? `${accepted} The final result will be posted to the callback URL ${callbackUrl}: receive it with a Webhook node listening there, then route on each asset's error_code.`
-		: `${accepted} No callback URL was set, so the final result will not be delivered: set Callback URL to the production URL of a Webhook node, or submit the same URLs again later (a new review request) to get a finished answer.`;
+		? `${accepted} The final result will be posted to the callback URL ${callbackUrl}: receive it with a Model Gateway Task Callback Trigger listening there, then route on each asset's errorCode.`
+		: `${accepted} No callback URL was set, so the final result will not be delivered: set Callback URL to the Production URL of a Model Gateway Task Callback Trigger, or submit the same URLs again later (a new review request) to get a finished answer.`;
 }
 
 // The meaning of `submit_review_status` values is not documented, so an asset counts as

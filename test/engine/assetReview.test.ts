@@ -158,8 +158,9 @@ describe('Model Gateway Asset Review through the real engine', () => {
 				rejectedCount: 0,
 				hasErrors: false,
 			});
-			expect(summary.nextStep).toContain(callbackUrl);
-			expect(summary.nextStep).toContain('Webhook node');
+			expect(summary.nextStep).toBe(
+				`The review was accepted but is not finished yet (code 202). The final result will be posted to the callback URL ${callbackUrl}: receive it with a Model Gateway Task Callback Trigger listening there, then route on each asset's errorCode.`,
+			);
 
 			// What the hint promises: the finished review for the same task arrives by callback.
 			const delivered = (await receiver.firstBody) as IDataObject;

@@ -110,7 +110,8 @@ export const description: INodeProperties[] = [
 			default: '',
 			placeholder: 'https://n8n.example.com/webhook/asset-review',
 			description:
-				'Publicly reachable address the final review result is posted to when the review finishes later (code 202), for example the production URL of a Webhook node',
+				'Publicly reachable address the final review result is posted to when the review finishes later (code 202)',
+			hint: 'Paste the Production URL of a Model Gateway Task Callback Trigger to start a workflow when the result arrives',
 		},
 		{
 			displayName: 'Group ID',

@@ -199,6 +199,7 @@ export const familyAEditor: FamilyEditor = {
 				type: 'string',
 				default: '',
 				description: 'Public URL that receives task status changes',
+				hint: 'Paste the Production URL of a Model Gateway Task Callback Trigger to start a workflow when the task calls back',
 			},
 			jsonOption(
 				'Camera Control (JSON)',

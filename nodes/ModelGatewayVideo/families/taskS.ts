@@ -98,6 +98,7 @@ export const taskSEditor: FamilyEditor = {
 				default: '',
 				placeholder: 'https://example.com/hook?secret=...',
 				description: 'Public URL that receives every status change of the task',
+				hint: 'Paste the Production URL of a Model Gateway Task Callback Trigger to start a workflow when the task calls back',
 			},
 			{
 				displayName: 'Duration (Seconds)',
