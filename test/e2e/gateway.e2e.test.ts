@@ -244,9 +244,15 @@ describe.each(N8N_LINES)('n8n line %s.x with the gateway simulator', (line) => {
 			);
 
 			expect(execution.status).toBe('success');
-			// Task family S is only created: the spec allows its first query 10 minutes later.
+			// Task family S: checked once, not queried (its first query is allowed 10 minutes after
+			// creation), left on Still Running with its next check time.
 			const [taskS] = nodeOutput(execution, 'Create (Task Family S)');
 			expect(taskS).toMatchObject({ family: 'taskS', status: 'queued', done: false });
+			const [stillRunning] = nodeOutput(execution, 'Check Once (Task Family S)', 3);
+			expect(stillRunning).toMatchObject({ pendingCount: 1 });
+			expect(Date.parse(String(stillRunning.nextCheckAt))).toBeGreaterThanOrEqual(
+				Date.parse(String(taskS.createdAt)) + 600_000,
+			);
 			expect(sim.requestsTo('GET', '/v1/task/get/')).toHaveLength(0);
 			const families = {
 				'Family A': 'familyA',
@@ -256,10 +262,16 @@ describe.each(N8N_LINES)('n8n line %s.x with the gateway simulator', (line) => {
 				'Long-Running': 'longRunning',
 			};
 			for (const [label, family] of Object.entries(families)) {
-				const [task] = nodeOutput(execution, `Get Status (${label})`);
-				expect(task).toMatchObject({ family, status: 'succeeded', done: true, error: null });
+				const [task] = nodeOutput(execution, `Wait for Video (${label})`);
+				expect(task).toMatchObject({
+					family,
+					status: 'succeeded',
+					done: true,
+					error: null,
+					polls: 1,
+				});
 			}
-			const [longRunningBinary] = nodeBinaryOutput(execution, 'Get Status (Long-Running)');
+			const [longRunningBinary] = nodeBinaryOutput(execution, 'Wait for Video (Long-Running)');
 			expect(longRunningBinary.data).toMatchObject({ mimeType: 'video/mp4' });
 			expect(sim.requestsTo('POST', '/v1/task/create')).toHaveLength(1);
 			expect(sim.requestsTo('POST', '/vendor-a/v1/videos/omni-video')).toHaveLength(1);
