@@ -6,8 +6,9 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { GATEWAY_CREDENTIAL } from '../shared/transport';
+import { credentialTest } from '../shared/credentialTests';
 import { PARAMETERS, taskTriggerProperties } from './description';
+
 import { receiveCallback } from './receive';
 import { QUERY_MODE_PATH } from './secret';
 
@@ -37,8 +38,9 @@ export class ModelGatewayTaskTrigger implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [
 			{
-				name: GATEWAY_CREDENTIAL,
+				name: 'modelGatewayApi',
 				required: true,
+				testedBy: 'modelGatewayApiTest',
 				displayOptions: { show: { [PARAMETERS.confirm]: [true] } },
 			},
 		],
@@ -52,6 +54,8 @@ export class ModelGatewayTaskTrigger implements INodeType {
 		],
 		properties: taskTriggerProperties,
 	};
+
+	methods = { credentialTest };
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		return await receiveCallback(this);

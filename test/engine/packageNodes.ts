@@ -5,6 +5,7 @@ import { ModelGatewayChat } from '../../nodes/ModelGatewayChat/ModelGatewayChat.
 import { ModelGatewayImageEdit } from '../../nodes/ModelGatewayImageEdit/ModelGatewayImageEdit.node';
 import { ModelGatewayResponses } from '../../nodes/ModelGatewayResponses/ModelGatewayResponses.node';
 import { ModelGatewayVideo } from '../../nodes/ModelGatewayVideo/ModelGatewayVideo.node';
+import { ModelGatewayTaskTrigger } from '../../nodes/ModelGatewayTaskTrigger/ModelGatewayTaskTrigger.node';
 import { ModelGatewayWaitForTask } from '../../nodes/ModelGatewayWaitForTask/ModelGatewayWaitForTask.node';
 
 /** Every node the package ships, as the engine tests load them. Add new nodes here. */
@@ -15,4 +16,5 @@ export const packageNodeTypes: Record<string, INodeType> = {
 	modelGatewayResponses: new ModelGatewayResponses(),
 	modelGatewayVideo: new ModelGatewayVideo(),
 	modelGatewayWaitForTask: new ModelGatewayWaitForTask(),
+	modelGatewayTaskTrigger: new ModelGatewayTaskTrigger(),
 };

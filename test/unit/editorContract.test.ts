@@ -5,6 +5,7 @@ import { ModelGatewayChat } from '../../nodes/ModelGatewayChat/ModelGatewayChat.
 import { ModelGatewayImageEdit } from '../../nodes/ModelGatewayImageEdit/ModelGatewayImageEdit.node';
 import { ModelGatewayResponses } from '../../nodes/ModelGatewayResponses/ModelGatewayResponses.node';
 import { isBlank, isBlankJson, trimmedText } from '../../nodes/shared/values';
+import { packageNodeTypes } from '../engine/packageNodes';
 
 /** What the editor shows is public: it speaks the user's words, in n8n's order and vocabulary. */
 
@@ -41,8 +42,12 @@ describe.each(Object.entries(nodes))('the %s node editor', (name, node) => {
 			property.description ?? '',
 			property.hint ?? '',
 		]);
+		const shipped = Object.values(packageNodeTypes).map((type) => type.description.displayName);
 		for (const text of texts) {
-			expect(text).not.toMatch(/\bspec\b|\/v1\/|\/api\/|Callback Trigger|Wait for Task/i);
+			expect(text).not.toMatch(/\bspec\b|\/v1\/|\/api\//i);
+			for (const named of text.match(/Model Gateway (?:[A-Z][a-z]+ ?)+/g) ?? []) {
+				expect(shipped).toContain(named.trim());
+			}
 		}
 	});
 

@@ -1,3 +1,4 @@
+import { packageNodeTypes } from '../engine/packageNodes';
 import { recognizeCallback, TASK_FAMILIES } from '../../nodes/shared/tasks';
 import type { INodeProperties } from 'n8n-workflow';
 
@@ -292,6 +293,12 @@ describe('the node description', () => {
 
 	it('names no gateway path, spec or unshipped node in editor text', () => {
 		const text = JSON.stringify(new ModelGatewayVideo().description.properties);
-		expect(text).not.toMatch(/\/v1|\/vendor-|the spec|Wait for Task|Callback Trigger/i);
+		expect(text).not.toMatch(/\/v1|\/vendor-|the spec/i);
+		const shipped = Object.values(packageNodeTypes).map((node) => node.description.displayName);
+		const named = [
+			...new Set(text.match(/Model Gateway (?:[A-Z][a-z]+ ?)+/g)?.map((name) => name.trim())),
+		];
+		expect(named.filter((name) => !shipped.some((node) => node.startsWith(name)))).toEqual([]);
+		expect(named).toEqual(['Model Gateway Task Callback Trigger']);
 	});
 });
