@@ -2,7 +2,8 @@
  * Proves the real-n8n harness on both n8n lines with n8n's own nodes, and that the packed
  * package (and a throw-away probe package) load as community packages.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -133,6 +134,34 @@ describe.each(N8N_LINES)('n8n line %s.x', (line) => {
 		expect(credentialTypes).toEqual(
 			expect.arrayContaining(declaredCredentialTypes(gatewayPackage)),
 		);
+	});
+
+	test('every n8n-workflow value the built package uses exists in this line’s n8n-workflow', () => {
+		// The package compiles against one n8n-workflow but runs on n8n's own copy, which differs
+		// per line (1.x's sleepWithAbort, for one, is gone in 2.x).
+		const used = new Set<string>();
+		const scan = (dir: string): void => {
+			for (const entry of readdirSync(dir, { withFileTypes: true })) {
+				const path = join(dir, entry.name);
+				if (entry.isDirectory()) scan(path);
+				else if (entry.name.endsWith('.js')) {
+					for (const match of readFileSync(path, 'utf8').matchAll(/n8n_workflow_\d+\.(\w+)/g))
+						used.add(match[1]);
+				}
+			}
+		};
+		scan(join(REPO_ROOT, 'dist'));
+		expect(used.size).toBeGreaterThan(3);
+		// Asked of n8n's own Node.js, as n8n loads it.
+		const { installation } = running();
+		const exported = JSON.parse(
+			execFileSync(
+				installation.nodeBinary,
+				['-e', "process.stdout.write(JSON.stringify(Object.keys(require('n8n-workflow'))))"],
+				{ cwd: installation.dir, encoding: 'utf8' },
+			),
+		) as string[];
+		expect([...used].filter((name) => !exported.includes(name))).toEqual([]);
 	});
 
 	test('a community package without dependencies gets n8n’s own zod and n8n-workflow', async () => {

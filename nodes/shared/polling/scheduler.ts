@@ -1,4 +1,4 @@
-import { sleepWithAbort } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
 /**
  * The one polling scheduler: many tasks, each with its own next-due time, checked with bounded
@@ -31,9 +31,21 @@ export interface SchedulerClock {
 	sleep(ms: number, signal: AbortSignal): Promise<void>;
 }
 
+/** How often a real sleep looks at its signal: a cancel or a wake-up is seen this fast. */
+const SLEEP_SLICE_MS = 200;
+
+/**
+ * n8n-workflow's `sleep` (the one both n8n lines export; 1.x's `sleepWithAbort` is gone in 2.x),
+ * in slices so that an aborted signal ends the wait promptly.
+ */
 export const realClock: SchedulerClock = {
 	now: () => Date.now(),
-	sleep: async (ms, signal) => await sleepWithAbort(ms, signal),
+	sleep: async (ms, signal) => {
+		const end = Date.now() + ms;
+		for (let remaining = ms; remaining > 0 && !signal.aborted; remaining = end - Date.now()) {
+			await sleep(Math.min(remaining, SLEEP_SLICE_MS));
+		}
+	},
 };
 
 export interface ScheduleProgress {
