@@ -215,6 +215,29 @@ describe('runUntilSettled', () => {
 	});
 });
 
+describe('runUntilSettled with a broken clock', () => {
+	it('ends with the sleep failure instead of spinning', async () => {
+		const clock: SchedulerClock = {
+			now: () => 0,
+			sleep: async () => {
+				throw new Error('no timer here');
+			},
+		};
+		let checks = 0;
+		const run = runUntilSettled([task('later', 60_000, Infinity)], {
+			concurrency: 1,
+			clock,
+			check: async () => {
+				checks++;
+				return { type: 'settled' };
+			},
+			onTimeout: () => undefined,
+		});
+		await expect(run).rejects.toThrow('no timer here');
+		expect(checks).toBe(0);
+	});
+});
+
 describe('runDueOnce', () => {
 	it('checks only the tasks due now and times out the overdue ones', async () => {
 		const clock = new VirtualClock();

@@ -140,7 +140,13 @@ export async function runUntilSettled<T extends ScheduledTask>(
 			const onCancel = () => timer.abort();
 			options.signal?.addEventListener('abort', onCancel, { once: true });
 			if (wakeAt !== undefined) {
-				wakers.push(clock.sleep(Math.max(0, wakeAt - now), timer.signal).catch(() => undefined));
+				wakers.push(
+					clock.sleep(Math.max(0, wakeAt - now), timer.signal).catch((error: unknown) => {
+						// An interrupted wake-up is expected; any other sleep failure ends the run
+						// (swallowing it would turn the wait into a busy loop).
+						if (!timer.signal.aborted) failure ??= { error };
+					}),
+				);
 			}
 			try {
 				await Promise.race(wakers);
