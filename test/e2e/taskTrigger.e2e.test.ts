@@ -83,6 +83,9 @@ describe.each(N8N_LINES)('Task Callback Trigger on n8n line %s.x', (line) => {
 		await n8n?.stop();
 	});
 
+	// One simulator for both lines: each test counts only its own callbacks.
+	beforeEach(() => sim.reset());
+
 	function running(): N8nInstance {
 		if (!n8n) throw new Error('n8n did not start');
 		return n8n;
@@ -145,12 +148,13 @@ describe.each(N8N_LINES)('Task Callback Trigger on n8n line %s.x', (line) => {
 		// where the trigger's process memory tells them apart (static data alone would not).
 		expect(recorded.map((result) => String(result.taskId)).sort()).toEqual([...taskIds].sort());
 		expect(executions).toHaveLength(20);
+		expect(executions.map((execution) => execution.status)).toEqual(Array(20).fill('success'));
 		for (const result of recorded) {
 			expect(result).toMatchObject({ status: 'succeeded', error: null });
 			expect(String(result.videoUrl)).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/files\/.+\.mp4$/);
 		}
 		process.stderr.write(
-			`[e2e] task trigger, n8n ${line}.x: 20 tasks, 100 callbacks + 20 stale replays → ${executions.length} executions started (${executions.length - 20} duplicate finals), ${recorded.length} recorded after Remove Duplicates, ${20 - new Set(recorded.map((result) => String(result.taskId))).size} lost\n`,
+			`[e2e] task trigger, n8n ${line}.x: 20 tasks, 100 callbacks + 20 stale replays → ${executions.length} executions started (${executions.length - 20} duplicate finals), ${recorded.length} recorded, ${20 - new Set(recorded.map((result) => String(result.taskId))).size} lost\n`,
 		);
 	});
 
