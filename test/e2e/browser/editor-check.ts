@@ -228,8 +228,10 @@ async function checkNodeCreator(
 			.first();
 		await search.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
 		await search.fill(node.title);
+		// The node panel lists triggers without the word "Trigger" at the end of their names.
+		const listedAs = node.trigger ? node.title.replace(/ Trigger$/, '') : node.title;
 		const result = page
-			.locator('[data-test-id="node-creator-item-name"]', { hasText: node.title })
+			.locator('[data-test-id="node-creator-item-name"]', { hasText: listedAs })
 			.first();
 		await result.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
 		await page.screenshot({
