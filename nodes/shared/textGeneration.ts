@@ -19,15 +19,7 @@ import { gatewayRequest } from './transport';
  * sending one request, streamed or not; parsing JSON answers.
  */
 
-export const modelProperty = (placeholder: string, description: string): INodeProperties => ({
-	displayName: 'Model',
-	name: 'model',
-	type: 'string',
-	default: '',
-	required: true,
-	placeholder,
-	description,
-});
+export { modelProperty } from './properties';
 
 /**
  * The "Messages" fixed collection: one entry per message, a role, its content and any

@@ -76,7 +76,8 @@ class PackageNodeTypes implements INodeTypes {
 }
 
 /** Applies a credential type's generic `authenticate` block, as n8n's CredentialsHelper does. */
-class GenericAuthCredentialsHelper extends ICredentialsHelper {
+/** Credentials as the engine tests give them, applied through each type's generic `authenticate`. */
+export class GenericAuthCredentialsHelper extends ICredentialsHelper {
 	constructor(private readonly credentialsByType: Record<string, ICredentialDataDecryptedObject>) {
 		super();
 	}

@@ -30,7 +30,7 @@ import {
 
 import { ModelGatewayApi } from '../../credentials/ModelGatewayApi.credentials';
 import { ModelGatewayTaskTrigger } from '../../nodes/ModelGatewayTaskTrigger/ModelGatewayTaskTrigger.node';
-import { PACKAGE_PREFIX } from './harness';
+import { GenericAuthCredentialsHelper, PACKAGE_PREFIX } from './harness';
 
 /**
  * A production webhook of one active workflow, served over real HTTP the way n8n's
@@ -96,60 +96,6 @@ class TriggerNodeTypes implements INodeTypes {
 	}
 }
 
-/** Generic header authentication, as n8n's CredentialsHelper applies it (gateway credential only). */
-class GatewayCredentialsHelper extends ICredentialsHelper {
-	constructor(private readonly data: Record<string, ICredentialDataDecryptedObject>) {
-		super();
-	}
-
-	getParentTypes(): string[] {
-		return [];
-	}
-
-	async authenticate(
-		credentials: ICredentialDataDecryptedObject,
-		_typeName: string,
-		requestOptions: IHttpRequestOptions,
-	): Promise<IHttpRequestOptions> {
-		const headers: IDataObject = { ...(requestOptions.headers ?? {}) };
-		const generic = new ModelGatewayApi().authenticate as IAuthenticateGeneric;
-		for (const name of Object.keys(generic.properties.headers ?? {})) {
-			headers[name] = `Bearer ${String(credentials.apiKey)}`;
-		}
-		return { ...requestOptions, headers };
-	}
-
-	async preAuthentication(): Promise<undefined> {
-		return undefined;
-	}
-
-	async runPreAuthentication(): Promise<undefined> {
-		return undefined;
-	}
-
-	async getCredentials(): Promise<never> {
-		throw new Error('getCredentials is not used by the webhook tests');
-	}
-
-	async getDecrypted(
-		_additionalData: IWorkflowExecuteAdditionalData,
-		_details: unknown,
-		type: string,
-	): Promise<ICredentialDataDecryptedObject> {
-		const credentials = this.data[type];
-		if (!credentials) throw new Error(`No test credentials of type ${type}`);
-		return credentials;
-	}
-
-	async updateCredentials(): Promise<void> {}
-
-	async updateCredentialsOauthTokenData(): Promise<void> {}
-
-	getCredentialsProperties(): [] {
-		return [];
-	}
-}
-
 /** What n8n's request middleware adds to the incoming message. */
 type WebhookRequest = IncomingMessage & {
 	body: unknown;
@@ -206,7 +152,7 @@ export async function startWebhookHarness(options: WebhookHarnessOptions): Promi
 		info: () => {},
 		debug: () => {},
 	} as unknown as Logger;
-	const credentialsHelper = new GatewayCredentialsHelper(options.credentials ?? {});
+	const credentialsHelper = new GenericAuthCredentialsHelper(options.credentials ?? {});
 
 	const additionalDataFor = (
 		hooks: ExecutionLifecycleHooks,
