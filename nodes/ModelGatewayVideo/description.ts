@@ -1,4 +1,4 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { concurrencyOption } from '../shared/items';
 import { FAMILY_IDS, TASK_FAMILIES } from '../shared/tasks';
@@ -6,15 +6,32 @@ import { timeoutOption, traceIdOption } from '../shared/properties';
 import * as create from './actions/create.operation';
 import * as getStatus from './actions/getStatus.operation';
 import { FAMILY_EDITORS } from './families';
+import { FAMILY_FROM_ITEM, itemFamilyProperty } from './families/perItem';
 import { ADDITIONAL_BODY_FIELDS, NODE_OPTIONS } from './families/parameters';
 
 /** The Video node's parameters: family and operation, each operation's own, shared options. */
 
 /** "Create · Family A": the subtitle names the operation and the family as the selectors show them. */
-const familyNames = JSON.stringify(
-	Object.fromEntries(FAMILY_IDS.map((family) => [family, TASK_FAMILIES[family].displayName])),
-);
+const familyNames = JSON.stringify({
+	...Object.fromEntries(FAMILY_IDS.map((family) => [family, TASK_FAMILIES[family].displayName])),
+	[FAMILY_FROM_ITEM]: 'Mixed Families',
+});
 export const videoSubtitle = `={{ ($parameter["operation"] === "getStatus" ? "Get Status" : "Create") + " · " + (${familyNames}[$parameter["family"]] || $parameter["family"]) }}`;
+
+/** Every family of the table, then the mixed-batch mode. */
+const familyOptions: INodePropertyOptions[] = [
+	...FAMILY_IDS.map((family) => ({
+		name: TASK_FAMILIES[family].displayName,
+		value: family,
+		description: FAMILY_EDITORS[family].description,
+	})),
+	{
+		name: 'From Each Item (Mixed Batch)',
+		value: FAMILY_FROM_ITEM,
+		description:
+			'Each item names its own family, endpoint and request fields, for a sheet that mixes providers',
+	},
+];
 
 export const videoProperties: INodeProperties[] = [
 	{
@@ -22,14 +39,11 @@ export const videoProperties: INodeProperties[] = [
 		name: 'family',
 		type: 'options',
 		noDataExpression: true,
-		options: FAMILY_IDS.map((family) => ({
-			name: TASK_FAMILIES[family].displayName,
-			value: family,
-			description: FAMILY_EDITORS[family].description,
-		})),
+		options: familyOptions,
 		default: 'generic',
 		description: 'The provider family (API shape) of the video model',
 	},
+	{ ...itemFamilyProperty, displayOptions: { show: { family: [FAMILY_FROM_ITEM] } } },
 	{
 		displayName: 'Operation',
 		name: 'operation',

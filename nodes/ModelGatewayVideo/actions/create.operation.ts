@@ -4,6 +4,11 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { FAMILY_IDS, taskFamily, type CreateRequest } from '../../shared/tasks';
 import { gatewayRequest } from '../../shared/transport';
 import { FAMILY_EDITORS } from '../families';
+import {
+	FAMILY_FROM_ITEM,
+	buildItemCreateRequest,
+	perItemCreateProperties,
+} from '../families/perItem';
 import { taskItem } from '../../shared/taskItem';
 import type { VideoItemSettings } from './types';
 
@@ -22,6 +27,7 @@ const properties: INodeProperties[] = [
 	...FAMILY_IDS.flatMap((family) =>
 		updateDisplayOptions({ show: { family: [family] } }, FAMILY_EDITORS[family].createProperties),
 	),
+	...updateDisplayOptions({ show: { family: [FAMILY_FROM_ITEM] } }, perItemCreateProperties),
 ];
 
 export const description = updateDisplayOptions({ show: { operation: ['create'] } }, properties);
@@ -33,6 +39,7 @@ export async function prepare(
 	settings: VideoItemSettings,
 ): Promise<CreateRequest> {
 	const model = (this.getNodeParameter('model', itemIndex, '') as string).trim();
+	if (settings.familyFromItem) return buildItemCreateRequest(this, itemIndex, model);
 	return await FAMILY_EDITORS[settings.family].buildCreateRequest(this, itemIndex, model);
 }
 

@@ -4,6 +4,7 @@ import { processItems } from '../../shared/items';
 import type { CreateRequest, FamilyId, TaskReference } from '../../shared/tasks';
 import * as create from './create.operation';
 import * as getStatus from './getStatus.operation';
+import { FAMILY_FROM_ITEM, itemFamily } from '../families/perItem';
 import type { VideoItemSettings } from './types';
 
 /**
@@ -41,8 +42,11 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 
 function itemSettings(context: IExecuteFunctions, itemIndex: number): VideoItemSettings {
 	const options = context.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const selected = context.getNodeParameter('family', itemIndex) as string;
+	const familyFromItem = selected === FAMILY_FROM_ITEM;
 	return {
-		family: context.getNodeParameter('family', itemIndex) as FamilyId,
+		family: familyFromItem ? itemFamily(context, itemIndex) : (selected as FamilyId),
+		familyFromItem,
 		traceId: typeof options.traceId === 'string' ? options.traceId : undefined,
 		binaryPropertyName:
 			typeof options.binaryPropertyName === 'string' && options.binaryPropertyName.trim() !== ''

@@ -4,6 +4,8 @@ import type { FamilyId } from '../../shared/tasks';
 export interface VideoItemSettings {
 	/** The family selected in the node (Get Status prefers the one the input item names). */
 	family: FamilyId;
+	/** "From Each Item": the family (and the create fields) come from the item itself. */
+	familyFromItem: boolean;
 	traceId?: string;
 	/** Where inline video bytes go: `data`, then `data_1`, `data_2`, ... */
 	binaryPropertyName: string;

@@ -351,25 +351,18 @@ export const familyAEditor: FamilyEditor = {
 			FAMILY_A_DEFAULT_ENDPOINT,
 		) as string,
 	}),
+	createEndpoints: CREATE_ENDPOINTS,
 	async buildCreateRequest(context, itemIndex, model) {
 		const endpoint = context.getNodeParameter(
 			ENDPOINT,
 			itemIndex,
 			FAMILY_A_DEFAULT_ENDPOINT,
 		) as string;
-		if (!CREATE_ENDPOINTS.includes(endpoint)) {
-			throw new NodeOperationError(
-				context.getNode(),
-				`Item ${itemIndex}: "Endpoint": must be one of ${CREATE_ENDPOINTS.join(', ')}`,
-				{ itemIndex },
-			);
-		}
 		const options = familyOptions(context, itemIndex, OPTIONS);
 		const { multiPrompt, multi_shot: multiShotOption, ...plain } = options;
 		for (const name of Object.keys(JSON_OPTIONS)) delete plain[name];
 		const shots = (asRecord(multiPrompt)?.shots as IDataObject[] | undefined) ?? [];
 		const common = {
-			model_name: model,
 			...compact({ prompt: context.getNodeParameter(PROMPT, itemIndex, '') as string, ...plain }),
 			...jsonFields(options, JSON_OPTIONS),
 			...compact({
@@ -377,19 +370,14 @@ export const familyAEditor: FamilyEditor = {
 				multi_prompt: shots.length > 0 ? shots : undefined,
 			}),
 		};
-		let body: IDataObject;
+		let fields: IDataObject;
 		if (endpoint === 'image2video') {
 			const source = context.getNodeParameter(FRAME_SOURCE, itemIndex, 'url') as string;
 			const frames = compact({
 				image: await frame(context, itemIndex, source, IMAGE, IMAGE_PROPERTY),
 				image_tail: await frame(context, itemIndex, source, IMAGE_TAIL, IMAGE_TAIL_PROPERTY),
 			});
-			body = validateRequest(
-				familyAImage2VideoSchema,
-				{ ...common, ...frames, ...additionalBodyFields(context, itemIndex) },
-				context.getNode(),
-				itemIndex,
-			) as IDataObject;
+			fields = { ...common, ...frames };
 		} else {
 			const images = (
 				context.getNodeParameter(`${IMAGE_LIST}.images`, itemIndex, []) as IDataObject[]
@@ -397,21 +385,30 @@ export const familyAEditor: FamilyEditor = {
 				image_url: image.image_url,
 				...(typeof image.type === 'string' && image.type !== '' ? { type: image.type } : {}),
 			}));
-			body = validateRequest(
-				familyAOmniVideoSchema,
-				{
-					...common,
-					...compact({ image_list: images.length > 0 ? images : undefined }),
-					...additionalBodyFields(context, itemIndex),
-				},
-				context.getNode(),
-				itemIndex,
-			) as IDataObject;
+			fields = { ...common, ...compact({ image_list: images.length > 0 ? images : undefined }) };
 		}
+		return this.requestFromFields(
+			{ ...fields, ...additionalBodyFields(context, itemIndex) },
+			{ model, endpoint, node: context.getNode(), itemIndex },
+		);
+	},
+	requestFromFields(fields, { model, endpoint = FAMILY_A_DEFAULT_ENDPOINT, node, itemIndex }) {
+		if (!CREATE_ENDPOINTS.includes(endpoint)) {
+			throw new NodeOperationError(
+				node,
+				`Item ${itemIndex}: "Endpoint": must be one of ${CREATE_ENDPOINTS.join(', ')}`,
+				{ itemIndex },
+			);
+		}
+		const value = { ...fields, model_name: model };
+		const body =
+			endpoint === 'image2video'
+				? validateRequest(familyAImage2VideoSchema, value, node, itemIndex)
+				: validateRequest(familyAOmniVideoSchema, value, node, itemIndex);
 		return {
 			method: 'POST',
 			path: `${FAMILY_A_PATH}${endpoint}`,
-			body,
+			body: body as IDataObject,
 			model,
 			endpoint,
 		};

@@ -99,20 +99,24 @@ export const familyBEditor: FamilyEditor = {
 			...(asRecord(jsonValue(outputConfig)) ?? {}),
 			...compact({ Duration: outputDuration, Resolution: outputResolution }),
 		};
-		const body = validateRequest(
-			familyBCreateSchema,
+		return this.requestFromFields(
 			{
-				ModelName: model,
-				Prompt: context.getNodeParameter(PROMPT, itemIndex, '') as string,
+				...compact({ Prompt: context.getNodeParameter(PROMPT, itemIndex, '') as string }),
 				...compact(plain),
 				...jsonFields({ fileInfos, extInfo }, JSON_OPTIONS),
 				...(Object.keys(output).length > 0 ? { OutputConfig: output } : {}),
 				...additionalBodyFields(context, itemIndex),
 			},
-			context.getNode(),
+			{ model, node: context.getNode(), itemIndex },
+		);
+	},
+	requestFromFields(fields, { model, node, itemIndex }) {
+		const body = validateRequest(
+			familyBCreateSchema,
+			{ ...fields, ModelName: model },
+			node,
 			itemIndex,
 		);
-		if (body.Prompt === '') delete body.Prompt;
 		return {
 			method: 'POST',
 			path: FAMILY_B_CREATE_PATH,

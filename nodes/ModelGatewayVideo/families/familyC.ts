@@ -90,19 +90,19 @@ export const familyCEditor: FamilyEditor = {
 		const options = familyOptions(context, itemIndex, OPTIONS);
 		const plain: IDataObject = { ...options };
 		for (const name of [...Object.keys(JSON_OPTIONS), ...LIST_OPTIONS]) delete plain[name];
-		const body = validateRequest(
-			familyCCreateSchema,
+		return this.requestFromFields(
 			{
-				model,
 				prompt: context.getNodeParameter(PROMPT, itemIndex, '') as string,
 				...compact(plain),
 				...compact({ images: listOfText(options.images), videos: listOfText(options.videos) }),
 				...jsonFields(options, JSON_OPTIONS),
 				...additionalBodyFields(context, itemIndex),
 			},
-			context.getNode(),
-			itemIndex,
+			{ model, node: context.getNode(), itemIndex },
 		);
+	},
+	requestFromFields(fields, { model, node, itemIndex }) {
+		const body = validateRequest(familyCCreateSchema, { ...fields, model }, node, itemIndex);
 		return {
 			method: 'POST',
 			path: FAMILY_C_CREATE_PATH,

@@ -79,18 +79,18 @@ export const genericEditor: FamilyEditor = {
 		for (const [key, value] of Object.entries(options))
 			(METADATA_FLAGS.includes(key) ? metadata : plain)[key] = value;
 		const extra = additionalBodyFields(context, itemIndex);
-		const body = validateRequest(
-			genericVideoCreateSchema,
+		return this.requestFromFields(
 			{
-				model,
 				prompt: context.getNodeParameter(PROMPT, itemIndex, '') as string,
 				...compact(plain),
 				...extra,
 				...metadataField(metadata, extra.metadata),
-			},
-			context.getNode(),
-			itemIndex,
+			} as IDataObject,
+			{ model, node: context.getNode(), itemIndex },
 		);
+	},
+	requestFromFields(fields, { model, node, itemIndex }) {
+		const body = validateRequest(genericVideoCreateSchema, { ...fields, model }, node, itemIndex);
 		return {
 			method: 'POST',
 			path: GENERIC_CREATE_PATH,

@@ -124,15 +124,21 @@ export const longRunningEditor: FamilyEditor = {
 			);
 		}
 		const parameters = compact(familyOptions(context, itemIndex, PARAMETERS));
-		const { model: validModel, ...body } = validateRequest(
-			longRunningCreateSchema,
+		return this.requestFromFields(
 			{
-				model,
 				instances,
 				...(Object.keys(parameters).length > 0 ? { parameters } : {}),
 				...additionalBodyFields(context, itemIndex),
 			},
-			context.getNode(),
+			{ model, node: context.getNode(), itemIndex },
+		);
+	},
+	requestFromFields(fields, { model, node, itemIndex }) {
+		// The model travels in the path, not the body.
+		const { model: validModel, ...body } = validateRequest(
+			longRunningCreateSchema,
+			{ ...fields, model },
+			node,
 			itemIndex,
 		);
 		return {

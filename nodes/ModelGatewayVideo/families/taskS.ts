@@ -136,17 +136,17 @@ export const taskSEditor: FamilyEditor = {
 	async buildCreateRequest(context, itemIndex, model) {
 		const entries = context.getNodeParameter(`${CONTENT}.items`, itemIndex, []) as IDataObject[];
 		const options = familyOptions(context, itemIndex, OPTIONS);
-		const body = validateRequest(
-			taskSCreateSchema,
+		return this.requestFromFields(
 			{
-				model,
 				content: entries.map(contentItem),
 				...compact(options),
 				...additionalBodyFields(context, itemIndex),
 			},
-			context.getNode(),
-			itemIndex,
+			{ model, node: context.getNode(), itemIndex },
 		);
+	},
+	requestFromFields(fields, { model, node, itemIndex }) {
+		const body = validateRequest(taskSCreateSchema, { ...fields, model }, node, itemIndex);
 		return {
 			method: 'POST',
 			path: `${TASK_S_PATH}create`,

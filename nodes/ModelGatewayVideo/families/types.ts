@@ -1,4 +1,4 @@
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INode, INodeProperties } from 'n8n-workflow';
 
 import type { CreateRequest, TaskReference } from '../../shared/tasks';
 
@@ -21,11 +21,28 @@ export interface FamilyEditor {
 	): Pick<TaskReference, 'model' | 'endpoint'>;
 	/** A notice on Get Status about how this family's tasks are queried; empty for none. */
 	queryHint: string;
+	/** Reads the family's Create parameters into a checked create request; nothing is sent. */
 	buildCreateRequest(
 		context: IExecuteFunctions,
 		itemIndex: number,
 		model: string,
 	): Promise<CreateRequest>;
+	/**
+	 * Checks request fields given as data (a sheet row's JSON, in the gateway's own field names,
+	 * without the model) against the family's rules and builds the create request. The one
+	 * way from fields to a request: `buildCreateRequest` ends here too.
+	 */
+	requestFromFields(fields: IDataObject, target: CreateTarget): CreateRequest;
+	/** Create endpoints to choose from, for families that have several; the first is the default. */
+	createEndpoints?: readonly string[];
+}
+
+/** What a create request is for: model, endpoint (families with several) and the item, for errors. */
+export interface CreateTarget {
+	model: string;
+	endpoint?: string;
+	node: INode;
+	itemIndex: number;
 }
 
 /** For families whose tasks need nothing but their ID to be queried. */
