@@ -50,23 +50,33 @@ export function familyOptions(
 	return context.getNodeParameter(name, itemIndex, {}) as IDataObject;
 }
 
-/** The "Additional Body Fields (JSON)" escape hatch for fields a newer gateway adds. */
-export function additionalBodyFields(context: IExecuteFunctions, itemIndex: number): IDataObject {
-	const raw = context.getNodeParameter(
-		`${NODE_OPTIONS}.${ADDITIONAL_BODY_FIELDS}`,
-		itemIndex,
-		'',
-	) as unknown;
-	const value = jsonValue(raw);
+/** A JSON parameter that must hold an object (or JSON text of one); empty gives `{}`. */
+export function jsonObjectParameter(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	parameter: string,
+	label: string,
+): IDataObject {
+	const value = jsonValue(context.getNodeParameter(parameter, itemIndex, '') as unknown);
 	if (value === undefined) return {};
 	if (value === null || typeof value !== 'object' || Array.isArray(value)) {
 		throw new NodeOperationError(
 			context.getNode(),
-			`Item ${itemIndex}: "Additional Body Fields": must be a JSON object`,
+			`Item ${itemIndex}: "${label}": must be a JSON object`,
 			{ itemIndex, description: 'Nothing was sent to the gateway.' },
 		);
 	}
 	return value as IDataObject;
+}
+
+/** The "Additional Body Fields (JSON)" escape hatch for fields a newer gateway adds. */
+export function additionalBodyFields(context: IExecuteFunctions, itemIndex: number): IDataObject {
+	return jsonObjectParameter(
+		context,
+		itemIndex,
+		`${NODE_OPTIONS}.${ADDITIONAL_BODY_FIELDS}`,
+		'Additional Body Fields',
+	);
 }
 
 /** JSON options whose inner shape the spec does not show: parsed and passed through. */

@@ -1,9 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { FAMILY_IDS, TASK_FAMILIES, type CreateRequest, type FamilyId } from '../../shared/tasks';
 import { FAMILY_EDITORS } from './index';
-import { jsonValue } from './parameters';
+import { jsonObjectParameter } from './parameters';
 
 /**
  * "From Each Item": the family, endpoint and request fields come from the item, so one Video
@@ -75,19 +75,6 @@ export function itemFamily(context: IExecuteFunctions, itemIndex: number): Famil
 	);
 }
 
-function requestFields(context: IExecuteFunctions, itemIndex: number): IDataObject {
-	const value = jsonValue(context.getNodeParameter(ITEM_REQUEST_FIELDS, itemIndex, '') as unknown);
-	if (value === undefined) return {};
-	if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-		throw new NodeOperationError(
-			context.getNode(),
-			`Item ${itemIndex}: "Request Fields of the Item": must be a JSON object`,
-			{ itemIndex, description: 'Nothing was sent to the gateway.' },
-		);
-	}
-	return value as IDataObject;
-}
-
 /** Builds and checks one item's create request from its own family, endpoint and fields. */
 export function buildItemCreateRequest(
 	context: IExecuteFunctions,
@@ -98,10 +85,13 @@ export function buildItemCreateRequest(
 	// An expression over a row without the column gives undefined: the family's default.
 	const raw = context.getNodeParameter(ITEM_ENDPOINT, itemIndex, '') as unknown;
 	const endpoint = typeof raw === 'string' ? raw.trim() : '';
-	return FAMILY_EDITORS[family].requestFromFields(requestFields(context, itemIndex), {
-		model,
-		endpoint: endpoint === '' ? undefined : endpoint,
-		node: context.getNode(),
-		itemIndex,
-	});
+	return FAMILY_EDITORS[family].requestFromFields(
+		jsonObjectParameter(context, itemIndex, ITEM_REQUEST_FIELDS, 'Request Fields of the Item'),
+		{
+			model,
+			endpoint: endpoint === '' ? undefined : endpoint,
+			node: context.getNode(),
+			itemIndex,
+		},
+	);
 }
