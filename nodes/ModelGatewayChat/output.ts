@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { parseJsonAnswer, parseToolArguments } from '../shared/textGeneration';
+import { CHAT_USAGE, normalizeUsage } from '../shared/usage';
 
 /** The Chat node's compact output for one chat completion. */
 
@@ -40,7 +41,7 @@ export function simplifyChatCompletion(
 		...(simplified[0] ?? { content: null, toolCalls: [], finishReason: null }),
 		// Only with several answers (n > 1): every answer, first one included.
 		...(simplified.length > 1 ? { choices: simplified } : {}),
-		usage: completion.usage ?? null,
+		usage: normalizeUsage(completion.usage, CHAT_USAGE),
 		model: completion.model ?? context.model,
 		id: completion.id ?? null,
 		traceId: context.traceId ?? null,

@@ -10,12 +10,21 @@ import {
 	extensionFor,
 	renamedBinary,
 } from '../shared/binary';
+import { normalizeUsage, type UsageFields } from '../shared/usage';
 import { mimeTypeForOutputFormat, sniffImageMimeType } from './imageFormat';
 
 /**
  * The gateway's image edit result turned into output items. Every key this package adds is
- * camelCase; `usage` is the gateway's own object, passed on untouched.
+ * camelCase; `usage` is the package's normalized usage (see shared/usage.ts).
  */
+
+/** Token counts as in responses-style usage; the image count from the provider metadata. */
+const IMAGE_USAGE: UsageFields = {
+	input: 'input_tokens',
+	output: 'output_tokens',
+	total: 'total_tokens',
+	imageCount: 'image_count',
+};
 
 interface ResultImage {
 	url?: string;
@@ -34,7 +43,7 @@ export interface ImageEditResponse {
 	usage?: IDataObject;
 	metadata?: {
 		output?: { choices?: Array<{ finish_reason?: string }>; finished?: boolean };
-		usage?: { image_count?: number; size?: string };
+		usage?: { image_count?: number; size?: string; [count: string]: unknown };
 		request_id?: string;
 	};
 }
@@ -116,7 +125,8 @@ function sharedJson(response: ImageEditResponse, traceId: string | undefined): I
 		quality: response.quality ?? null,
 		background: response.background ?? null,
 		outputFormat: response.output_format ?? null,
-		usage: response.usage ?? null,
+		// The top-level usage's shape is not specified; the provider metadata's counts fill in.
+		usage: normalizeUsage({ ...metadata?.usage, ...response.usage }, IMAGE_USAGE),
 		providerMetadata: metadata
 			? {
 					finishReasons: (metadata.output?.choices ?? []).map(

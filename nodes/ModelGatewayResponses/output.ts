@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { parseJsonAnswer, parseToolArguments } from '../shared/textGeneration';
+import { RESPONSES_USAGE, normalizeUsage } from '../shared/usage';
 
 /** The Responses node's compact output for one response object. */
 
@@ -32,8 +33,7 @@ export function simplifyResponse(
 			name: item.name ?? null,
 			arguments: parseToolArguments(item.arguments) as IDataObject,
 		}));
-	const usage = (response.usage ?? null) as IDataObject | null;
-	const outputDetails = (usage?.output_tokens_details ?? {}) as IDataObject;
+	const usage = normalizeUsage(response.usage, RESPONSES_USAGE);
 	return {
 		outputText,
 		...(parsed !== undefined ? { parsed } : {}),
@@ -41,8 +41,7 @@ export function simplifyResponse(
 		output,
 		status: response.status ?? null,
 		usage,
-		reasoningTokens:
-			typeof outputDetails.reasoning_tokens === 'number' ? outputDetails.reasoning_tokens : null,
+		reasoningTokens: usage?.reasoningTokens ?? null,
 		model: response.model ?? context.model,
 		id: response.id ?? null,
 		...(response.incomplete_details ? { incompleteDetails: response.incomplete_details } : {}),

@@ -79,6 +79,8 @@ function knownTask(json: IDataObject, reference: TaskReference): NormalizedTask 
 		error: null,
 		createdAt: reference.createdAt ?? null,
 		traceId: null,
+		usage: null,
+		cost: null,
 		raw: carried ? (json.raw ?? null) : null,
 	};
 	if (reference.endpoint) base.endpoint = reference.endpoint;

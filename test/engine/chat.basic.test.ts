@@ -46,7 +46,14 @@ describe('Model Gateway Chat (first slice) through the real engine', () => {
 			model: 'chat-model-1',
 			traceId: traceIds[0],
 		});
-		expect(result.items[0].json.usage).toMatchObject({ total_tokens: expect.any(Number) });
+		const usage = result.items[0].json.usage as Record<string, number | null>;
+		expect(usage).toEqual({
+			inputTokens: expect.any(Number),
+			outputTokens: expect.any(Number),
+			totalTokens: expect.any(Number),
+			reasoningTokens: null,
+		});
+		expect(usage.totalTokens).toBe(Number(usage.inputTokens) + Number(usage.outputTokens));
 		expect(result.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
 	});
 

@@ -49,7 +49,8 @@ const SHARED_JSON = {
 	quality: null,
 	background: null,
 	outputFormat: 'webp',
-	usage: { total_tokens: 10 },
+	// Only the total was reported: the other counts are null, not guessed.
+	usage: { inputTokens: null, outputTokens: null, totalTokens: 10, imageCount: null },
 	providerMetadata: null,
 };
 

@@ -49,10 +49,12 @@ describe('Model Gateway Image Edit through the real engine', () => {
 			quality: 'high',
 			background: 'opaque',
 			outputFormat: 'png',
+			// Normalized: the gateway's token counts, the image count from its provider metadata.
 			usage: {
-				total_tokens: expect.any(Number),
-				input_tokens: expect.any(Number),
-				output_tokens: 1024,
+				inputTokens: expect.any(Number),
+				outputTokens: 1024,
+				totalTokens: expect.any(Number),
+				imageCount: 1,
 			},
 			providerMetadata: {
 				finishReasons: ['stop'],
@@ -65,6 +67,8 @@ describe('Model Gateway Image Edit through the real engine', () => {
 			},
 			traceId: request.headers['x-trace-id'],
 		});
+		const usage = item.json.usage as { inputTokens: number; totalTokens: number };
+		expect(usage.totalTokens).toBe(usage.inputTokens + 1024);
 		expect(item.binary?.data).toMatchObject({
 			mimeType: 'image/png',
 			fileName: 'edited-image-1.png',

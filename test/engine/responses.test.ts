@@ -40,9 +40,10 @@ describe('Model Gateway Responses: every field of the spec', () => {
 			model: 'resp-model-1',
 			reasoningTokens: 0,
 			usage: {
-				input_tokens: expect.any(Number),
-				output_tokens: expect.any(Number),
-				total_tokens: expect.any(Number),
+				inputTokens: expect.any(Number),
+				outputTokens: expect.any(Number),
+				totalTokens: expect.any(Number),
+				reasoningTokens: 0,
 			},
 			traceId: 'resp-trace',
 		});

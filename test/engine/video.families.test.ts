@@ -34,6 +34,8 @@ const TASK_FIELDS = [
 	'error',
 	'createdAt',
 	'traceId',
+	'usage',
+	'cost',
 	'raw',
 ];
 
@@ -109,6 +111,23 @@ describe('Model Gateway Video: Task family S', () => {
 		});
 		expect(queried.json.videoUrls).toEqual([queried.json.videoUrl]);
 		expect(Date.parse(queried.json.createdAt as string)).not.toBeNaN();
+		// Usage and money as the record reports them (money strings as numbers); none at creation.
+		expect(created.json).toMatchObject({ usage: null, cost: null });
+		const record = (queried.json.raw as { data: { cost: Record<string, string> } }).data;
+		const { usage } = (queried.json.raw as { data: { usage: Record<string, number> } }).data;
+		expect(usage.total_tokens).toBeGreaterThan(0);
+		expect(queried.json.usage).toEqual({
+			inputTokens: null,
+			outputTokens: usage.completion_tokens,
+			totalTokens: usage.total_tokens,
+		});
+		expect(Number(record.cost.total_cost)).toBeGreaterThan(0);
+		expect(queried.json.cost).toEqual({
+			currency: record.cost.currency,
+			input: Number(record.cost.input_cost),
+			output: Number(record.cost.output_cost),
+			total: Number(record.cost.total_cost),
+		});
 	});
 
 	it('reports a failed task with its error', async () => {
@@ -192,6 +211,9 @@ describe('Model Gateway Video: Family A', () => {
 			rawStatus: 'succeed',
 			done: true,
 			error: null,
+			// Family A reports neither: nothing is made up.
+			usage: null,
+			cost: null,
 		});
 		expect(queried.json.videoUrl).toContain(`/files/${taskId}.mp4`);
 	});

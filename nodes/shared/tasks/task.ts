@@ -1,6 +1,7 @@
 import type { IBinaryData, IDataObject } from 'n8n-workflow';
 
 import type { StoredMedia } from '../jsonMediaStream';
+import type { Cost, Usage } from '../usage';
 import type { BusinessFailureCheck } from '../transport';
 import type { FamilyId } from './index';
 
@@ -41,6 +42,9 @@ export interface NormalizedTask {
 	/** ISO time of creation as known to the client (null when a bare task id was queried and the record has none). */
 	createdAt: string | null;
 	traceId: string | null;
+	/** What the gateway reported about usage and money; null where the family reports none. */
+	usage: Usage | null;
+	cost: Cost | null;
 	/** The gateway's body as received (inline video bytes removed: they travel as binary data). */
 	raw: unknown;
 }
@@ -210,9 +214,14 @@ export function distinctUrls(values: unknown[]): string[] {
 
 /** Assembles a normalized task; `done` follows from the status so the two never disagree. */
 export function normalizedTask(
-	fields: Omit<NormalizedTask, 'done' | 'videoUrl' | 'createdAt' | 'traceId' | 'model'> & {
+	fields: Omit<
+		NormalizedTask,
+		'done' | 'videoUrl' | 'createdAt' | 'traceId' | 'model' | 'usage' | 'cost'
+	> & {
 		createdAt?: string;
 		model?: string | null;
+		usage?: Usage | null;
+		cost?: Cost | null;
 	},
 	context: ParseContext,
 ): NormalizedTask {
@@ -230,6 +239,8 @@ export function normalizedTask(
 		error: fields.error,
 		createdAt: fields.createdAt ?? context.createdAt,
 		traceId: context.traceId,
+		usage: fields.usage ?? null,
+		cost: fields.cost ?? null,
 		raw: fields.raw,
 	};
 	if (fields.endpoint !== undefined) task.endpoint = fields.endpoint;

@@ -1,3 +1,4 @@
+import { normalizeCost, normalizeUsage } from '../usage';
 import { codeMemberFailure } from '../transport';
 import type { NormalizedTask, ParseContext, ParsedTask, StatusTable, TaskFamily } from './task';
 import {
@@ -31,6 +32,15 @@ export const TASK_S_STATUS: StatusTable = {
 	expired: 'failed',
 };
 
+/** The record's `usage` (token counts) and `cost` (money as strings, with its currency). */
+const TASK_S_USAGE = { output: 'completion_tokens', total: 'total_tokens' };
+const TASK_S_COST = {
+	currency: 'currency',
+	input: 'input_cost',
+	output: 'output_cost',
+	total: 'total_cost',
+};
+
 /** The task record, bare or inside the query envelope `{code, message, data}`. */
 function recordOf(body: unknown): Record<string, unknown> | undefined {
 	const record = asRecord(body);
@@ -56,6 +66,8 @@ function parseRecord(body: unknown, context: ParseContext): ParsedTask {
 				lastFrameUrl: text(content.last_frame_url) ?? null,
 				error: status === 'failed' ? taskError(record.error) : null,
 				createdAt: isoTime(record.created_at),
+				usage: normalizeUsage(record.usage, TASK_S_USAGE),
+				cost: normalizeCost(record.cost, TASK_S_COST),
 				raw: body,
 			},
 			context,
