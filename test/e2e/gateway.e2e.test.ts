@@ -171,7 +171,7 @@ describe.each(N8N_LINES)('n8n line %s.x with the gateway simulator', (line) => {
 			expect(answer).toMatchObject({
 				finishReason: 'tool_calls',
 				toolCalls: [{ type: 'function', name: 'get_weather', arguments: { city: 'Paris' } }],
-				usage: { total_tokens: expect.any(Number) },
+				usage: { inputTokens: expect.any(Number), totalTokens: expect.any(Number) },
 			});
 		});
 
