@@ -1,7 +1,8 @@
 /**
- * Reads a callback body. n8n has usually parsed JSON already (and answered 422 itself for
- * broken JSON sent as application/json); other content types arrive unparsed or as text,
- * so the raw bytes are parsed here. Callbacks are JSON objects; anything else is refused.
+ * Reads a callback body. Callbacks are JSON objects: a body declared as another content type
+ * (a form, text, XML) is refused with 415 before anything is read; a body without a content
+ * type is parsed from its raw bytes. n8n has usually parsed JSON already (and answered 422
+ * itself for broken JSON sent as application/json).
  */
 
 export const DEFAULT_MAX_BODY_KB = 1024;
@@ -12,13 +13,27 @@ export interface CallbackRequest {
 	/** The bytes as received (`getRequestObject().rawBody`), when n8n read them. */
 	rawBody?: Buffer;
 	contentLength?: string;
+	contentType?: string;
 }
 
 export type BodyReading =
 	| { ok: true; body: Record<string, unknown>; size: number }
-	| { ok: false; statusCode: 400 | 413; reason: string };
+	| { ok: false; statusCode: 400 | 413 | 415; reason: string };
+
+/** `application/json`, or a JSON-based type such as `application/problem+json`. */
+function isJsonType(contentType: string): boolean {
+	const type = contentType.split(';')[0].trim().toLowerCase();
+	return type === 'application/json' || /^application\/[\w.-]+\+json$/.test(type);
+}
 
 export function readCallbackBody(request: CallbackRequest, maxBodyKb: number): BodyReading {
+	if (request.contentType && !isJsonType(request.contentType)) {
+		return {
+			ok: false,
+			statusCode: 415,
+			reason: `The callback body is ${request.contentType.split(';')[0].trim()}; this trigger accepts JSON (application/json)`,
+		};
+	}
 	const limit = Math.max(1, maxBodyKb) * 1024;
 	const declared = Number(request.contentLength);
 	const size = request.rawBody?.length ?? (Number.isFinite(declared) ? declared : 0);

@@ -2,20 +2,31 @@ import type { IWebhookFunctions } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import { TASK_FAMILIES, type NormalizedTask } from '../shared/tasks';
+import type { CallbackEvent } from './recognize';
 import { queryTask } from '../shared/tasks/query';
 
 /**
  * "Confirm with the Gateway": the callback body is only a claim, since anyone who knows the
  * URL can post one. Before emitting, fetch the task record once with the user's credential
- * and emit that instead. One query per callback, never a loop: for Task family S this is
- * within the spirit of the polling rule (query only when no callback came, at most once a
- * minute), because the query answers a callback the gateway just sent.
+ * and emit that instead. One query per callback, never a loop. Task family S tasks are never
+ * queried: the gateway allows a query only when no callback has arrived, so they (and asset
+ * reviews, which cannot be queried) are emitted as received with the reason.
  */
 
 /** Gateways give callbacks little time; the confirmation must fit in it. */
 export const CONFIRM_TIMEOUT_MS = 10_000;
 // One query, no retries and no rate-limit waits: the gateway resends a callback we fail.
 const NO_RETRIES = { maxRetries: 0, baseDelayMs: 0, maxDelayMs: 0, maxRateLimitWaits: 0 };
+
+/** Why an event cannot be confirmed with a query; undefined when it can. */
+export function unconfirmableReason(event: CallbackEvent): string | undefined {
+	if (event.family === 'assetReview') return 'Asset review results cannot be queried';
+	const family = TASK_FAMILIES[event.family];
+	if (family.pollPolicy.queryOnlyWithoutCallback) {
+		return `${family.displayName} tasks may be queried only while no callback has arrived, so this one was not queried`;
+	}
+	return undefined;
+}
 
 export type Confirmation =
 	| { ok: true; task: NormalizedTask }

@@ -109,7 +109,7 @@ export const taskTriggerProperties: INodeProperties[] = [
 		type: 'boolean',
 		default: false,
 		description:
-			'Whether to fetch the task record from the gateway (one query per callback, never a loop) and emit that instead of the callback body, so a forged "succeeded" cannot start the workflow. Asset review results cannot be queried and are emitted with confirmed false.',
+			'Whether to fetch the task record from the gateway (one query per callback, never a loop) and emit that instead of the callback body, so a forged "succeeded" cannot start the workflow. Task Family S tasks (the gateway allows no query once a callback has arrived) and asset review results are not queried: they are emitted as received, with confirmed false and the reason in unconfirmedReason. Protect those with the secret.',
 	},
 	{
 		displayName: 'Family A Endpoint',

@@ -4,9 +4,9 @@ import type { TaskStatus } from '../shared/tasks';
 
 /**
  * Which events this trigger has already seen, kept in the node's static data so it survives
- * restarts. n8n reads static data fresh for every production webhook call and writes it back
- * whole afterwards (last writer wins), so two copies of one event arriving at the same moment
- * can both pass: this is best effort, and the README gives the exactly-once recipe.
+ * restarts. Production calls are judged in this process's memory (see `productionMemory`),
+ * which is exact on one n8n process; several webhook processes each have their own, and share
+ * only what the last save wrote: there the README gives the exactly-once recipe.
  *
  * Bounded: at most `capacity` tasks are remembered, the least recently heard-of are forgotten
  * first. About 60 bytes per task, so the default 1,000 tasks keep the saved data near 60 KB.
@@ -101,39 +101,36 @@ export function rememberedTaskCount(staticData: IDataObject): number {
 }
 
 /**
- * The same memory held in this process, per workflow and trigger node. Static data is loaded
- * and saved around each call, so two copies of an event arriving together both see the old
- * state; this copy is judged and updated without a pause in between, so within one n8n
- * process (not across several webhook processes) such copies are told apart exactly.
+ * The memory a production callback is judged in: this process's own, per workflow and trigger
+ * node. It is judged and updated without a pause, so copies of an event arriving together are
+ * told apart exactly (within one n8n process, not across several webhook processes).
+ *
+ * It also survives restarts. n8n loads a workflow's static data for each webhook call and saves
+ * it whole after answering, so calls that overlap would overwrite each other's entries (last
+ * writer wins). Instead, every call links this process's memory into its static data: a save
+ * serializes the memory as it is at that moment, so no save carries an older snapshot than an
+ * earlier one. After a restart, the first call seeds the memory from what was saved.
+ *
  * Bounded like the static memory, and to `MAX_PROCESS_MEMORIES` triggers.
  */
 const MAX_PROCESS_MEMORIES = 100;
 const processMemories = new Map<string, IDataObject>();
 
-export function processMemory(triggerKey: string): IDataObject {
+export function productionMemory(staticData: IDataObject, triggerKey: string): IDataObject {
 	let memory = processMemories.get(triggerKey);
 	if (!memory) {
-		memory = {};
+		// A plain copy of what n8n loaded: its objects are n8n's change-tracking proxies.
+		const saved = staticData.callbackMemory as StoredMemory | undefined;
+		memory =
+			saved && typeof saved.tasks === 'object' && saved.tasks !== null
+				? { callbackMemory: JSON.parse(JSON.stringify(saved)) as StoredMemory }
+				: {};
 		processMemories.set(triggerKey, memory);
 		if (processMemories.size > MAX_PROCESS_MEMORIES) {
 			const oldest = processMemories.keys().next().value;
 			if (oldest !== undefined) processMemories.delete(oldest);
 		}
 	}
+	staticData.callbackMemory = storedMemory(memory);
 	return memory;
-}
-
-/** Judges an event against several memories (each is recorded); the first objection wins. */
-export function judgeEventIn(
-	memories: IDataObject[],
-	event: EventKey,
-	capacity = DEFAULT_MEMORY_CAPACITY,
-	record = true,
-): Verdict {
-	let verdict: Verdict = 'new';
-	for (const memory of memories) {
-		const judged = judgeEvent(memory, event, capacity, record);
-		if (verdict === 'new') verdict = judged;
-	}
-	return verdict;
 }

@@ -3,11 +3,11 @@ import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-w
 import { isDone } from '../shared/tasks';
 import type { CallbackRequest } from './body';
 import { DEFAULT_MAX_BODY_KB, readCallbackBody } from './body';
-import { confirmWithGateway } from './confirm';
+import { confirmWithGateway, unconfirmableReason } from './confirm';
 import type { EventsChoice } from './description';
 import { PARAMETERS } from './description';
 import type { EventKey } from './eventMemory';
-import { DEFAULT_MEMORY_CAPACITY, judgeEventIn, processMemory } from './eventMemory';
+import { DEFAULT_MEMORY_CAPACITY, judgeEvent, productionMemory } from './eventMemory';
 import type { CallbackEvent, FamilyChoice } from './recognize';
 import { AUTO_DETECT, recognizeEvent } from './recognize';
 import type { SecretLocation } from './secret';
@@ -53,6 +53,7 @@ export async function receiveCallback(context: IWebhookFunctions): Promise<IWebh
 			parsedBody: context.getBodyData() as unknown,
 			rawBody: (request as unknown as CallbackRequest & { rawBody?: Buffer }).rawBody,
 			contentLength: headers['content-length'],
+			contentType: headers['content-type'],
 		},
 		options.maxBodyKb ?? DEFAULT_MAX_BODY_KB,
 	);
@@ -73,12 +74,13 @@ export async function receiveCallback(context: IWebhookFunctions): Promise<IWebh
 	}
 
 	const events = context.getNodeParameter(PARAMETERS.events, 'final') as EventsChoice;
-	// Production calls are also judged in this process's memory (exact for copies arriving
-	// together); test calls only in static data, which n8n does not keep for them.
-	const memories = [context.getWorkflowStaticData('node')];
-	if (context.getMode() !== 'manual') {
-		memories.push(processMemory(`${context.getWorkflow().id ?? ''}/${context.getNode().id}`));
-	}
+	// Production calls are judged in this process's memory, linked into the static data n8n
+	// saves (exact, and kept across restarts); test calls in static data, which n8n does not keep.
+	const staticData = context.getWorkflowStaticData('node');
+	const memory =
+		context.getMode() === 'manual'
+			? staticData
+			: productionMemory(staticData, `${context.getWorkflow().id ?? ''}/${context.getNode().id}`);
 	const capacity = options.memoryCapacity ?? DEFAULT_MEMORY_CAPACITY;
 	const dropped = (of: CallbackEvent, reason: string): IWebhookResponseData => ({
 		webhookResponse: { ...summary(of), started: false, dropped: reason },
@@ -86,12 +88,11 @@ export async function receiveCallback(context: IWebhookFunctions): Promise<IWebh
 
 	let event: CallbackEvent = claimed;
 	let confirmed = false;
-	if (
-		context.getNodeParameter(PARAMETERS.confirm, false) === true &&
-		claimed.family !== 'assetReview'
-	) {
+	const wantsConfirmation = context.getNodeParameter(PARAMETERS.confirm, false) === true;
+	const unconfirmable = wantsConfirmation ? unconfirmableReason(claimed) : undefined;
+	if (wantsConfirmation && unconfirmable === undefined && claimed.family !== 'assetReview') {
 		// A claim that could not start anything anyway costs no gateway query.
-		const early = judgeEventIn(memories, memoryKey(claimed), capacity, false);
+		const early = judgeEvent(memory, memoryKey(claimed), capacity, false);
 		if (early !== 'new') return dropped(claimed, early);
 		if (events === 'final' && !claimed.done) return dropped(claimed, 'notFinal');
 		const confirmation = await confirmWithGateway(
@@ -104,13 +105,14 @@ export async function receiveCallback(context: IWebhookFunctions): Promise<IWebh
 		confirmed = true;
 	}
 
-	const verdict = judgeEventIn(memories, memoryKey(event), capacity);
+	const verdict = judgeEvent(memory, memoryKey(event), capacity);
 	if (verdict !== 'new') return dropped(event, verdict);
 	if (events === 'final' && !isDone(event.status)) return dropped(event, 'notFinal');
 
 	const json: IDataObject = {
 		...(event as unknown as IDataObject),
 		confirmed,
+		...(unconfirmable !== undefined ? { unconfirmedReason: unconfirmable } : {}),
 		body: reading.body as IDataObject,
 		headers: keptHeaders(headers),
 		receivedAt: new Date().toISOString(),

@@ -179,7 +179,27 @@ describe('payloads of each family start one execution with the normalized task',
 		]);
 	});
 
-	test('a forced family reads a record it would not detect (a generic video record)', async () => {
+	test('Detect From Payload reads a generic video record as one, not as a Task family S record', async () => {
+		await start();
+		const answer = await post({
+			id: 'video_2',
+			object: 'video',
+			model: 'g-video',
+			status: 'completed',
+			progress: 100,
+			video_url: 'https://cdn.example.com/video_2.mp4',
+		});
+
+		expect(answer.body).toMatchObject({ started: true, family: 'generic', status: 'succeeded' });
+		expect(harness!.executions[0][0].json).toMatchObject({
+			family: 'generic',
+			taskId: 'video_2',
+			status: 'succeeded',
+			videoUrl: 'https://cdn.example.com/video_2.mp4',
+		});
+	});
+
+	test('a forced family reads a record (a generic video record)', async () => {
 		await start({ family: 'generic' });
 		await post({ id: 'video_1', object: 'video', status: 'completed', progress: 100 });
 
@@ -327,15 +347,28 @@ describe('events, duplicates and order', () => {
 
 describe('bad input is refused with a short reason, logged, and starts nothing', () => {
 	test.each([
-		['non-JSON text', 'text/plain', 'not json at all', 400, 'The callback body is not valid JSON'],
+		[
+			'text',
+			'text/plain',
+			'not json at all',
+			415,
+			'The callback body is text/plain; this trigger accepts JSON (application/json)',
+		],
+		[
+			'a form, even one that names a task',
+			'application/x-www-form-urlencoded',
+			'id=t1&status=succeeded',
+			415,
+			'The callback body is application/x-www-form-urlencoded; this trigger accepts JSON (application/json)',
+		],
 		[
 			'empty body',
-			'application/octet-stream',
+			'application/json',
 			'',
 			400,
 			'The callback body is empty: a JSON object was expected',
 		],
-		['a JSON array', 'text/plain', '[1,2]', 400, 'The callback body is not a JSON object'],
+		['a JSON array', 'application/json', '[1,2]', 400, 'The callback body is not a JSON object'],
 		[
 			'an unknown shape',
 			'application/json',
@@ -354,11 +387,9 @@ describe('bad input is refused with a short reason, logged, and starts nothing',
 		);
 	});
 
-	test('JSON in an untyped body is still read', async () => {
+	test('JSON in a body without a content type is still read', async () => {
 		await start();
-		expect((await post(JSON.stringify(S_SUCCEEDED), { 'content-type': 'text/plain' })).status).toBe(
-			200,
-		);
+		expect((await post(JSON.stringify(S_SUCCEEDED), { 'content-type': '' })).status).toBe(200);
 		expect(harness!.executions).toHaveLength(1);
 	});
 
@@ -457,24 +488,33 @@ describe('confirm with the gateway', () => {
 		expect(query.headers.authorization).toBe(`Bearer ${gateway.simulator.apiKey}`);
 	});
 
-	test('a forged Task family S final claim costs one query, which the gateway refuses by its polling rule: nothing starts', async () => {
-		// Only a forger sends a final claim before the gateway has: the query it prompts is one
-		// the gateway refuses (no callback of its own yet), recorded as such by the simulator.
-		gateway.allowViolations();
+	test('a Task family S callback is never queried (its rule forbids it once a callback came): emitted unconfirmed, with the reason', async () => {
 		const taskId = await createSTask();
-		await start({ confirmWithGateway: true }, gateway.credentials());
+		await start({ confirmWithGateway: true, events: 'all' }, gateway.credentials());
 
-		const copies = await Promise.all(
-			[1, 2, 3].map(() => post(taskSRecord('succeeded', { id: taskId }))),
-		);
+		const answers = [
+			await post(taskSRecord('queued', { id: taskId })),
+			await post(taskSRecord('running', { id: taskId })),
+			...(await Promise.all([1, 2, 3].map(() => post(taskSRecord('succeeded', { id: taskId }))))),
+		];
 
-		expect(copies.map((copy) => copy.status)).toEqual([502, 502, 502]);
-		expect(harness!.executions).toHaveLength(0);
-		// Three copies at once share one query: never twice within the family's minute.
-		expect(gateway.simulator.requestsTo('GET', `/v1/task/get/${taskId}`)).toHaveLength(1);
+		expect(answers.map((answer) => answer.body.started)).toEqual([true, true, true, false, false]);
+		expect(harness!.executions.map(([item]) => item.json.status)).toEqual([
+			'queued',
+			'running',
+			'succeeded',
+		]);
+		for (const [item] of harness!.executions) {
+			expect(item.json).toMatchObject({
+				confirmed: false,
+				unconfirmedReason:
+					'Task Family S tasks may be queried only while no callback has arrived, so this one was not queried',
+			});
+		}
+		expect(gateway.simulator.requestsTo('GET', '/v1/task/get/')).toHaveLength(0);
 	});
 
-	test('a genuine Task family S final callback is confirmed with one query, within the polling rule', async () => {
+	test('a genuine Task family S final callback starts once, unqueried, and breaks no polling rule', async () => {
 		gateway.simulator.setOptions({ queuedMs: 0, runningMs: 0 });
 		await start({ confirmWithGateway: true }, gateway.credentials());
 		const response = await fetch(`${gateway.simulator.baseUrl}/v1/task/create`, {
@@ -496,13 +536,13 @@ describe('confirm with the gateway', () => {
 		expect(harness!.executions.map(([item]) => [item.json.taskId, item.json.status])).toEqual([
 			[taskId, 'succeeded'],
 		]);
-		expect(harness!.executions[0][0].json.confirmed).toBe(true);
-		expect(gateway.simulator.requestsTo('GET', `/v1/task/get/${taskId}`)).toHaveLength(1);
+		expect(harness!.executions[0][0].json.confirmed).toBe(false);
+		expect(gateway.simulator.requestsTo('GET', `/v1/task/get/${taskId}`)).toHaveLength(0);
 	});
 
 	test('a callback about a task the gateway does not know is rejected with 403', async () => {
 		await start({ confirmWithGateway: true }, gateway.credentials());
-		const answer = await post(taskSRecord('succeeded', { id: 'forged-id' }));
+		const answer = await post(forgedFamilyA('forged-id'));
 		expect(answer.status).toBe(403);
 		expect(answer.body.reason).toMatch(/^The gateway does not know task forged-id/);
 		expect(harness!.executions).toHaveLength(0);
@@ -517,8 +557,9 @@ describe('confirm with the gateway', () => {
 
 	test('the gateway unreachable → 502, so the gateway can retry', async () => {
 		await start({ confirmWithGateway: true }, gateway.credentials());
-		gateway.simulator.injectFault({ kind: 'status', path: '/v1/task/get/', status: 503 });
-		const answer = await post(S_SUCCEEDED);
+		const taskId = await createFamilyATask();
+		gateway.simulator.injectFault({ kind: 'status', path: '/vendor-a/v1/videos/', status: 503 });
+		const answer = await post(forgedFamilyA(taskId));
 		expect(answer.status).toBe(502);
 		expect(harness!.executions).toHaveLength(0);
 	});

@@ -636,7 +636,7 @@ describe('task family S', () => {
 		expect(sim.pollLog(id)).toHaveLength(6);
 	});
 
-	it('allows an early query once the final callback was delivered, and tasks created in the past', async () => {
+	it('refuses an early query even after the final callback was delivered (the spec has no exception), and allows tasks created in the past', async () => {
 		const receiver = await startReceiver();
 		try {
 			const id = await createS('x', { callback_url: receiver.url });
@@ -645,7 +645,11 @@ describe('task family S', () => {
 					(callback) => get(callback.body, 'status') === 'succeeded' && callback.status === 204,
 				),
 			);
-			expect((await base('GET', `/v1/task/get/${id}`)).status).toBe(200);
+			expect((await base('GET', `/v1/task/get/${id}`)).status).toBe(429);
+			expect(sim.violations.map((violation) => [violation.rule, violation.taskId])).toEqual([
+				['task-s-query-too-early', id],
+			]);
+			sim.violations.length = 0;
 		} finally {
 			await receiver.close();
 		}

@@ -28,8 +28,6 @@ export interface SimTask {
 	reportsUnknownStatus: boolean;
 	/** Task family S polling rule: when the last query the rule allowed was answered. */
 	lastAllowedQueryAt?: number;
-	/** Task family S polling rule: a final-state callback reached its receiver (HTTP 2xx). */
-	finalCallbackDelivered?: boolean;
 }
 
 /** Status at a moment, driven purely by time since creation. */
@@ -78,7 +76,7 @@ export interface PollingVerdict {
 export function taskSPollingVerdict(task: SimTask, at: number): PollingVerdict | undefined {
 	const verdicts: PollingVerdict[] = [];
 	const firstAllowedAt = task.createdAt + TASK_S_FIRST_QUERY_AFTER_MS;
-	if (task.finalCallbackDelivered !== true && at < firstAllowedAt)
+	if (at < firstAllowedAt)
 		verdicts.push({ rule: 'task-s-query-too-early', allowedAt: firstAllowedAt });
 	if (task.lastAllowedQueryAt !== undefined) {
 		const nextAllowedAt = task.lastAllowedQueryAt + TASK_S_QUERY_INTERVAL_MS;

@@ -109,6 +109,11 @@ export interface PollPolicy {
 	 * false when they are only our advice. A single query (Get Status) refuses to break a rule.
 	 */
 	enforcedByGateway: boolean;
+	/**
+	 * True when a task may be queried only while no callback about it has arrived (Task family
+	 * S): whoever receives its callbacks never queries it.
+	 */
+	queryOnlyWithoutCallback?: boolean;
 	/** Why, in words for a hint. */
 	guidance: string;
 }

@@ -113,15 +113,18 @@ export const taskSFamily: TaskFamily = {
 		firstPollAfterMs: 10 * 60_000,
 		minIntervalMs: 60_000,
 		enforcedByGateway: true,
+		queryOnlyWithoutCallback: true,
 		guidance:
 			'Query only when no callback arrived 10 minutes after creation, then at most once per minute.',
 	},
 	recognizeCallback(body, context): NormalizedTask | undefined {
 		const record = recordOf(body);
-		// Fields of other record shapes (`task_status`, `state`, `creations`): not a record of this family.
+		// Fields of other record shapes (`task_status`, `state`, `creations`, the generic and
+		// Family B records' `object`): not a record of this family.
 		if (!record || text(record.id) === undefined || typeof record.status !== 'string')
 			return undefined;
-		if ('task_status' in record || 'state' in record || 'creations' in record) return undefined;
+		if (['task_status', 'state', 'creations', 'object'].some((field) => field in record))
+			return undefined;
 		return parseRecord(body, callbackContext(context)).task;
 	},
 };

@@ -1,7 +1,7 @@
 import { MP4_FILE, PNG_FILE } from '../../files';
 import { MAGIC } from '../../magic';
 import type { SimState } from '../../state';
-import { isTerminal, type FamilyId, type SimTask, type TaskStatus } from '../../tasks';
+import type { FamilyId, SimTask, TaskStatus } from '../../tasks';
 import type { JsonObject } from '../../validate';
 
 export interface NewVideoTask {
@@ -45,10 +45,6 @@ export function createVideoTask(state: SimState, init: NewVideoTask): SimTask {
 		task,
 		callback
 			? (status) => {
-					// A final callback lifts the Task family S 10-minute wait as soon as it is sent:
-					// the callback has arrived while its receiver handles it (and may confirm it with
-					// one query) before answering.
-					if (isTerminal(status)) task.finalCallbackDelivered = true;
 					state.callbacks.send(callback.url, callback.body(task, status));
 				}
 			: undefined,
