@@ -9,17 +9,15 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { credentialTest } from '../shared/credentialTests';
 import { PARAMETERS, taskTriggerProperties } from './description';
 
+import { callbackLifecycle } from './lifecycle';
 import { receiveCallback } from './receive';
 import { QUERY_MODE_PATH } from './secret';
 
 /**
- * Starts a workflow from gateway callbacks. There is nothing to register remotely (the
- * gateway takes the URL per request as `callback_url`), so there are no webhook methods:
- * activating the workflow only registers the path with n8n.
+ * Starts a workflow from gateway callbacks. The gateway takes the URL with each request
+ * (`callback_url`), so the webhook lifecycle registers nothing remotely: activation checks the
+ * trigger's settings (see lifecycle.ts) and n8n serves the path.
  */
-// The gateway has no webhook registration API (callback_url is sent with each request), so
-// there is nothing to create, check or delete remotely; n8n skips missing webhook methods.
-// eslint-disable-next-line @n8n/community-nodes/webhook-lifecycle-complete
 export class ModelGatewayTaskTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Model Gateway Task Callback Trigger',
@@ -59,6 +57,8 @@ export class ModelGatewayTaskTrigger implements INodeType {
 	};
 
 	methods = { credentialTest };
+
+	webhookMethods = callbackLifecycle;
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		return await receiveCallback(this);

@@ -6,6 +6,7 @@
  * exactly one execution of the react workflow, and none may be lost.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,6 +30,48 @@ async function freePort(): Promise<number> {
 	const { port } = server.address() as AddressInfo;
 	await new Promise<void>((resolve) => server.close(() => resolve()));
 	return port;
+}
+
+/** Runs `work` over `values` with at most `limit` in flight; results in the values' order. */
+async function inFlight<T, R>(
+	limit: number,
+	values: T[],
+	work: (value: T) => Promise<R>,
+): Promise<R[]> {
+	const results: R[] = new Array<R>(values.length);
+	let next = 0;
+	const worker = async () => {
+		while (next < values.length) {
+			const index = next++;
+			results[index] = await work(values[index]);
+		}
+	};
+	await Promise.all(Array.from({ length: limit }, worker));
+	return results;
+}
+
+/** A receiver that keeps every callback body the simulator sends (answering 204). */
+async function startCaptureReceiver(): Promise<{
+	url: string;
+	bodies: unknown[];
+	close: () => Promise<void>;
+}> {
+	const bodies: unknown[] = [];
+	const server = createHttpServer((request, response) => {
+		const chunks: Buffer[] = [];
+		request.on('data', (chunk: Buffer) => chunks.push(chunk));
+		request.on('end', () => {
+			bodies.push(JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown);
+			response.writeHead(204).end();
+		});
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address() as AddressInfo;
+	return {
+		url: `http://127.0.0.1:${port}/capture`,
+		bodies,
+		close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+	};
 }
 
 /** The URL the create example ships with; the test points it at this n8n. */
@@ -156,6 +199,73 @@ describe.each(N8N_LINES)('Task Callback Trigger on n8n line %s.x', (line) => {
 		process.stderr.write(
 			`[e2e] task trigger, n8n ${line}.x: 20 tasks, 100 callbacks + 20 stale replays → ${executions.length} executions started (${executions.length - 20} duplicate finals), ${recorded.length} recorded, ${20 - new Set(recorded.map((result) => String(result.taskId))).size} lost\n`,
 		);
+	});
+
+	test('a restart forgets no final it heard: 250 tasks, 1,000 callbacks at 8 in flight, then every final replayed after the restart starts nothing', async () => {
+		// Real callback bodies: 250 Task family S tasks whose callbacks the simulator sends to a
+		// capture receiver (queued, running, the final state twice, a stale running).
+		const capture = await startCaptureReceiver();
+		try {
+			await inFlight(
+				8,
+				Array.from({ length: 250 }, (_, index) => index),
+				async (index) => {
+					const response = await fetch(`${sim.baseUrl}/v1/task/create`, {
+						method: 'POST',
+						headers: {
+							authorization: `Bearer ${sim.apiKey}`,
+							'content-type': 'application/json',
+						},
+						body: JSON.stringify({
+							model: 'video-s-1',
+							content: [{ type: 'text', text: `restart ${index}` }],
+							callback_url: capture.url,
+						}),
+					});
+					expect(response.status).toBe(200);
+				},
+			);
+			const deadline = Date.now() + 60_000;
+			while (capture.bodies.length < 250 * 5 && Date.now() < deadline) {
+				await new Promise((resolve) => setTimeout(resolve, 200));
+			}
+		} finally {
+			await capture.close();
+		}
+		const statusOf = (body: unknown) => String((body as { status?: string }).status);
+		// The stale running left out: 1,000 callbacks, four per task, in the order they came.
+		const seen = new Set<string>();
+		const callbacks = capture.bodies.filter((body) => {
+			const key = `${(body as { id: string }).id}/${statusOf(body)}`;
+			const stale = statusOf(body) === 'running' && seen.has(key);
+			seen.add(key);
+			return !stale;
+		});
+		expect(callbacks).toHaveLength(1000);
+
+		const post = async (body: unknown) => {
+			const answer = await running().http('POST', `/webhook/${TRIGGER_PATH}`, { body });
+			expect(answer.status).toBe(200);
+			// Started or not, the answer is the trigger's JSON summary (not n8n's "firstEntryJson").
+			return JSON.parse(answer.body) as { started: boolean; taskId: string; dropped?: string };
+		};
+		const answers = await inFlight(8, callbacks, post);
+		const started = answers.filter((answer) => answer.started).map((answer) => answer.taskId);
+		expect(started).toHaveLength(250);
+		expect(new Set(started).size).toBe(250);
+
+		n8n = await running().restart();
+		await running().waitForWebhook(TRIGGER_PATH);
+		const finals = callbacks.filter((body) => statusOf(body) === 'succeeded');
+		const unique = [...new Map(finals.map((body) => [(body as { id: string }).id, body])).values()];
+		expect(unique).toHaveLength(250);
+		const replayed = await inFlight(8, unique, post);
+		const startedAgain = replayed.filter((answer) => answer.started);
+		process.stderr.write(
+			`[e2e] task trigger restart, n8n ${line}.x: 250 tasks, 1,000 callbacks at 8 in flight → ${started.length} executions; after a restart 250 finals replayed → ${startedAgain.length} second executions\n`,
+		);
+		expect(startedAgain).toEqual([]);
+		expect(new Set(replayed.map((answer) => answer.dropped))).toEqual(new Set(['duplicate']));
 	});
 
 	test('a wrong secret never starts the workflow', async () => {
