@@ -47,9 +47,6 @@ export class ModelGatewayTaskTrigger implements INodeType {
 				name: 'default',
 				httpMethod: 'POST',
 				responseMode: 'onReceived',
-				// Not n8n's default ('firstEntryJson', answered as that literal text): with no
-				// response data n8n answers with the webhook's own JSON summary, started or not.
-				responseData: '',
 				path: `={{ $parameter["${PARAMETERS.secretLocation}"] === "query" ? "${QUERY_MODE_PATH}" : $parameter["${PARAMETERS.secret}"] }}`,
 			},
 		],

@@ -117,10 +117,10 @@ export async function receiveCallback(context: IWebhookFunctions): Promise<IWebh
 		headers: keptHeaders(headers),
 		receivedAt: new Date().toISOString(),
 	};
-	return {
-		webhookResponse: { ...summary(event), started: true },
-		workflowData: [[{ json }]],
-	};
+	// Answered here, like every other callback: on its own, n8n would answer a started one
+	// with the text "firstEntryJson" (its onReceived default), not with the summary.
+	answer(context, 200, { ...summary(event), started: true });
+	return { noWebhookResponse: true, workflowData: [[{ json }]] };
 }
 
 function summary(event: CallbackEvent): IDataObject {
@@ -155,8 +155,12 @@ function refuse(
 		node: context.getNode().name,
 		workflowId: context.getWorkflow().id,
 	});
+	answer(context, statusCode, { received: false, reason });
+	return { noWebhookResponse: true };
+}
+
+function answer(context: IWebhookFunctions, statusCode: number, body: IDataObject): void {
 	const response = context.getResponseObject();
 	response.writeHead(statusCode, { 'content-type': 'application/json; charset=utf-8' });
-	response.end(JSON.stringify({ received: false, reason }));
-	return { noWebhookResponse: true };
+	response.end(JSON.stringify(body));
 }

@@ -102,8 +102,8 @@ export const waitForTaskProperties: INodeProperties[] = [
 		type: 'number',
 		typeOptions: { minValue: MIN_INTERVAL_SECONDS, numberPrecision: 0 },
 		default: DEFAULT_INTERVAL_SECONDS,
-		hint: 'Grows gently for long tasks (twice as long after 10 minutes, at most 60 s). Families with stricter limits are checked less often, whatever this says.',
-		description: `How often a running task is checked, at least ${MIN_INTERVAL_SECONDS} seconds`,
+		hint: `At least ${MIN_INTERVAL_SECONDS} seconds. Grows gently for long tasks (twice as long after 10 minutes, at most 60 s). Task Family S tasks are checked at most once a minute, whatever this says.`,
+		description: `How often a running task is checked, at least ${MIN_INTERVAL_SECONDS} seconds (the gateway's shortest gap between two checks of one task)`,
 	},
 	{
 		displayName: 'Max Wait per Task (Minutes)',

@@ -1,10 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { firstDueAt, type PollRule } from '../shared/polling/timing';
+import { firstDueAt, minGapMs, type PollRule } from '../shared/polling/timing';
+import { nextQueryAllowedAt } from '../shared/tasks/query';
 import type { ScheduledTask } from '../shared/polling/scheduler';
 import {
 	FAMILY_IDS,
+	createdAtProblem,
 	isDone,
 	isFamilyId,
 	taskFamily,
@@ -131,6 +133,8 @@ function validatedReference(
 	if (fields.taskId === '') {
 		throw referenceError(context, itemIndex, '"Task ID" is empty');
 	}
+	const createdAtError = createdAtProblem(fields.createdAt, Date.now());
+	if (createdAtError) throw referenceError(context, itemIndex, createdAtError);
 	const reference: TaskReference = {
 		family: fields.family as FamilyId,
 		taskId: fields.taskId,
@@ -159,9 +163,11 @@ function newEntry(
 	const waitStartedAt = state.waitStartedAt ?? now;
 	const createdAtMs = epochMs(reference.createdAt) ?? waitStartedAt;
 	let dueAt = firstDueAt(rule, createdAtMs, now);
+	// The last check, as the item says and as this process saw it (another reader's included).
 	if (state.lastCheckedAt !== undefined) {
-		dueAt = Math.max(dueAt, state.lastCheckedAt + rule.minIntervalMs);
+		dueAt = Math.max(dueAt, state.lastCheckedAt + minGapMs(rule));
 	}
+	dueAt = Math.max(dueAt, nextQueryAllowedAt(reference) ?? 0);
 	if (state.nextCheckAt !== undefined) dueAt = Math.max(dueAt, state.nextCheckAt);
 	return {
 		inputIndex: itemIndex,
@@ -174,7 +180,9 @@ function newEntry(
 		task,
 		failuresInRow: 0,
 		dueAt,
-		deadlineAt: createdAtMs + rule.firstPollAfterMs + maxWaitMs,
+		// Max Wait counts from when waiting for the task began (this node, or the first pass of
+		// its loop), or from the task's first allowed check when that is later.
+		deadlineAt: Math.max(waitStartedAt, createdAtMs + rule.firstPollAfterMs) + maxWaitMs,
 	};
 }
 
@@ -232,5 +240,17 @@ export function entriesOf(
 		endpoint: parameterText(context, 'endpoint', itemIndex) || null,
 		createdAt: parameterText(context, 'createdAt', itemIndex) || null,
 	});
-	return [newEntry(itemIndex, reference, knownTask(item.json, reference), now, {}, maxWaitMs)];
+	// A task item from an earlier reader (Timed Out, Get Status) says when it was last checked.
+	const ownItem = item.json.family === reference.family && item.json.taskId === reference.taskId;
+	const lastCheckedAt = ownItem ? epochMs(optionalText(item.json.lastCheckedAt)) : undefined;
+	return [
+		newEntry(
+			itemIndex,
+			reference,
+			knownTask(item.json, reference),
+			now,
+			{ lastCheckedAt },
+			maxWaitMs,
+		),
+	];
 }

@@ -4,8 +4,12 @@ import { downloadToBinary } from '../shared/binary';
 import { taskItem, videoBinaryProperty } from '../shared/taskItem';
 import { PENDING_TASKS, type WaitEntry } from './entries';
 
-/** Waits shorter than this are not stored by n8n's Wait node, so a loop would not survive a restart. */
-export const DURABLE_WAIT_SECONDS = 65;
+/**
+ * The shortest wait Still Running asks for. n8n's Wait node keeps waits under 65 s in memory
+ * (not in the database, so not across a restart), and it measures from its own start: a wait
+ * of exactly 65 s can come out a few milliseconds short. 70 s keeps every wait stored.
+ */
+export const DURABLE_WAIT_SECONDS = 70;
 
 export interface OutputSettings {
 	downloadResult: boolean;
@@ -20,7 +24,11 @@ function waitedSeconds(entry: WaitEntry, now: number): number {
 	return Math.max(0, Math.round((now - entry.waitStartedAt) / 1000));
 }
 
-/** A finished, failed or timed-out task: the normalized task plus `waitedSeconds` and `polls`. */
+/**
+ * A finished, failed or timed-out task: the normalized task plus `waitedSeconds` (this task's
+ * own wait, until `now`: when it settled or timed out), `polls` and `lastCheckedAt`, which the
+ * next reader of the task honours.
+ */
 export async function taskOutputItem(
 	context: IExecuteFunctions,
 	entry: WaitEntry,
@@ -36,6 +44,7 @@ export async function taskOutputItem(
 	);
 	item.json.waitedSeconds = waitedSeconds(entry, now);
 	item.json.polls = entry.polls;
+	item.json.lastCheckedAt = iso(entry.lastCheckedAt);
 	const binary: IBinaryKeyData = { ...item.binary };
 	const base = settings.binaryPropertyName;
 	const taskId = entry.task.taskId || 'video';

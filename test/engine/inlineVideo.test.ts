@@ -86,7 +86,12 @@ describe('Get Status of a long-running operation with inline videos', () => {
 		const { traceId, ...json } = item.json;
 		const { traceId: _unused, ...beforeJson } = before.json;
 		expect(typeof traceId).toBe('string');
-		expect({ ...json, createdAt: null }).toEqual({ ...beforeJson, createdAt: null });
+		expect(Date.parse(String(json.lastCheckedAt))).not.toBeNaN();
+		expect({ ...json, createdAt: null, lastCheckedAt: null }).toEqual({
+			...beforeJson,
+			createdAt: null,
+			lastCheckedAt: null,
+		});
 		expect(Object.keys(item.binary ?? {})).toEqual(Object.keys(before.binary ?? {}));
 		for (const [property, binary] of Object.entries(before.binary ?? {})) {
 			const { data: _data, ...metadata } = binary;

@@ -6,15 +6,19 @@ import {
 	type PollRule,
 } from '../../nodes/shared/polling/timing';
 
-const S_RULE: PollRule = { firstPollAfterMs: 600_000, minIntervalMs: 60_000 };
+const S_RULE: PollRule = {
+	firstPollAfterMs: 600_000,
+	minIntervalMs: 60_000,
+	enforcedByGateway: true,
+};
 const FREE: PollRule = { firstPollAfterMs: 0, minIntervalMs: 0 };
 const NOW = Date.parse('2026-11-24T10:00:00.000Z');
 
 describe('poll timing', () => {
-	it('a free family is due at once; its interval has a 5 s floor', () => {
+	it('a free family is due at once; its interval has a 10 s floor (every family’s shortest gap)', () => {
 		expect(firstDueAt(FREE, NOW - 5_000, NOW)).toBe(NOW);
 		expect(baseIntervalMs(10)).toBe(10_000);
-		expect(baseIntervalMs(1)).toBe(5_000);
+		expect(baseIntervalMs(1)).toBe(10_000);
 		expect(baseIntervalMs(Number.NaN)).toBe(10_000);
 	});
 

@@ -239,6 +239,47 @@ describe('runUntilSettled with a broken clock', () => {
 });
 
 describe('runDueOnce', () => {
+	it('checks a never-checked task once, when it is due, before its past deadline times it out', async () => {
+		const clock = new VirtualClock();
+		const start = clock.time;
+		const late = { ...task('late', start + 30_000, Infinity, start - 1), polls: 0 };
+		const timedOut: Array<{ name: string; at: number }> = [];
+		await runUntilSettled([late], {
+			concurrency: 1,
+			clock,
+			check: async (t) => {
+				t.checkedAt.push(clock.now() - start);
+				t.polls = (t.polls ?? 0) + 1;
+				return { type: 'pending', nextDueAt: clock.now() + 10_000 };
+			},
+			onTimeout: (t) => timedOut.push({ name: t.name, at: clock.now() - start }),
+		});
+		expect(late.checkedAt).toEqual([30_000]);
+		expect(timedOut).toEqual([{ name: 'late', at: 30_000 }]);
+	});
+
+	it('in one pass, checks an overdue never-checked task that is due and keeps one that is not', async () => {
+		const clock = new VirtualClock();
+		const now = clock.time;
+		const tasks = [
+			{ ...task('due', now - 1, now, now - 1), polls: 0 },
+			{ ...task('notYet', now + 60_000, now, now - 1), polls: 0 },
+		];
+		const checked: string[] = [];
+		const timedOut: string[] = [];
+		await runDueOnce(tasks, {
+			concurrency: 2,
+			clock,
+			check: async (t) => {
+				checked.push(t.name);
+				return { type: 'pending', nextDueAt: now + 10_000 };
+			},
+			onTimeout: (t) => timedOut.push(t.name),
+		});
+		expect(checked).toEqual(['due']);
+		expect(timedOut).toEqual([]);
+	});
+
 	it('checks only the tasks due now and times out the overdue ones', async () => {
 		const clock = new VirtualClock();
 		const now = clock.time;

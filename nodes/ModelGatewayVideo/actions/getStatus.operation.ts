@@ -8,12 +8,14 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import {
 	FAMILY_IDS,
+	createdAtProblem,
 	isFamilyId,
 	taskFamily,
 	type FamilyId,
 	type TaskReference,
 } from '../../shared/tasks';
-import { queryTask } from '../../shared/tasks/query';
+import { minGapMs } from '../../shared/polling/timing';
+import { nextQueryAllowedAt, queryTask } from '../../shared/tasks/query';
 import { FAMILY_EDITORS } from '../families';
 import { taskItem } from '../../shared/taskItem';
 import type { VideoItemSettings } from './types';
@@ -49,6 +51,16 @@ const properties: INodeProperties[] = [
 		required: true,
 		description:
 			'The ID returned by the create call (long-running: the operation ID or the full operation name)',
+		displayOptions: { show: { taskSource: ['manual'] } },
+	},
+	{
+		displayName: 'Created At',
+		name: 'createdAt',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. 2026-11-24T10:00:00Z',
+		description:
+			'When the task was created (ISO time, as Create outputs it). Needed for Task Family S, which may be queried only 10 minutes after creation.',
 		displayOptions: { show: { taskSource: ['manual'] } },
 	},
 	// What a family's query needs besides the task ID, from the family's editor half.
@@ -87,6 +99,7 @@ function taskReference(
 			taskId: (context.getNodeParameter('taskId', itemIndex, '') as string).trim(),
 			model: null,
 			endpoint: null,
+			createdAt: (context.getNodeParameter('createdAt', itemIndex, '') as string).trim() || null,
 			...FAMILY_EDITORS[selected].readReference(context, itemIndex),
 		};
 	}
@@ -98,12 +111,14 @@ function taskReference(
 		model: textField(json, 'model') ?? null,
 		endpoint: textField(json, 'endpoint') ?? null,
 		createdAt: textField(json, 'createdAt') ?? null,
+		lastCheckedAt: textField(json, 'lastCheckedAt') ?? null,
 	};
 }
 
 /**
- * A family whose gateway limits queries (Task family S: not before 10 minutes after creation)
- * is not queried earlier: the gateway would refuse, and the account could be penalized.
+ * A family whose gateway limits queries (Task family S: not before 10 minutes after creation,
+ * then at most once a minute) is not queried earlier: the gateway would refuse, and the account
+ * could be penalized. Without a creation time such a task is not queried at all.
  */
 function refuseEarlyQuery(
 	context: IExecuteFunctions,
@@ -112,18 +127,30 @@ function refuseEarlyQuery(
 ): void {
 	const family = taskFamily(reference.family);
 	const policy = family.pollPolicy;
-	const createdAt = reference.createdAt ? Date.parse(reference.createdAt) : Number.NaN;
-	if (!policy.enforcedByGateway || Number.isNaN(createdAt)) return;
-	const allowedAt = createdAt + policy.firstPollAfterMs;
-	if (Date.now() >= allowedAt) return;
-	throw new NodeOperationError(
-		context.getNode(),
-		`Item ${itemIndex}: this ${family.displayName} task may be queried from ${new Date(allowedAt).toISOString()}`,
-		{
+	if (!policy.enforcedByGateway) return;
+	const refuse = (message: string): never => {
+		throw new NodeOperationError(context.getNode(), `Item ${itemIndex}: ${message}`, {
 			itemIndex,
 			description: `${policy.guidance} Use Model Gateway Wait for Task, which keeps this rule for you, or start a workflow from the task's callback with Model Gateway Task Trigger. Nothing was sent to the gateway.`,
-		},
+		});
+	};
+	if (!reference.createdAt) {
+		refuse(
+			`this ${family.displayName} task has no "Created At", so when it may be queried is unknown; set it (as Create outputs it)`,
+		);
+	}
+	const created = Date.parse(String(reference.createdAt));
+	const lastChecked = reference.lastCheckedAt ? Date.parse(reference.lastCheckedAt) : Number.NaN;
+	const allowedAt = Math.max(
+		created + policy.firstPollAfterMs,
+		Number.isNaN(lastChecked) ? 0 : lastChecked + minGapMs(policy),
+		nextQueryAllowedAt(reference) ?? 0,
 	);
+	if (Date.now() < allowedAt) {
+		refuse(
+			`this ${family.displayName} task may be queried from ${new Date(allowedAt).toISOString()}`,
+		);
+	}
 }
 
 /** Reads one item's task reference and checks that its family can query it; nothing is sent. */
@@ -144,6 +171,13 @@ export function prepare(
 			},
 		);
 	}
+	const createdAtError = createdAtProblem(reference.createdAt, Date.now());
+	if (createdAtError) {
+		throw new NodeOperationError(this.getNode(), `Item ${itemIndex}: ${createdAtError}`, {
+			itemIndex,
+			description: 'Nothing was sent to the gateway.',
+		});
+	}
 	refuseEarlyQuery(this, reference, itemIndex);
 	try {
 		// A reference the family cannot query (e.g. a missing model) fails before sending.
@@ -163,6 +197,10 @@ export async function send(
 	itemIndex: number,
 	settings: VideoItemSettings,
 ): Promise<INodeExecutionData> {
+	const checkedAt = new Date().toISOString();
 	const parsed = await queryTask(this, reference, { traceId: settings.traceId, itemIndex });
-	return await taskItem(this, parsed, itemIndex, settings.binaryPropertyName);
+	const item = await taskItem(this, parsed, itemIndex, settings.binaryPropertyName);
+	// The next reader of this task (Wait for Task, another Get Status) keeps its distance.
+	item.json.lastCheckedAt = checkedAt;
+	return item;
 }

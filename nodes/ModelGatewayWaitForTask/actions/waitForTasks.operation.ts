@@ -144,10 +144,11 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		}
 	};
 
-	const timedOutEntries: WaitEntry[] = [];
+	// Each with the moment it timed out: its wait ends there, not when the node finishes.
+	const timedOutEntries: Array<{ entry: WaitEntry; at: number }> = [];
 	const onTimeout = (entry: WaitEntry) => {
 		settled.add(entry);
-		timedOutEntries.push(entry);
+		timedOutEntries.push({ entry, at: Date.now() });
 	};
 
 	let lastProgressAt = 0;
@@ -175,10 +176,10 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		await runUntilSettled(entries, schedule);
 	}
 	const now = Date.now();
-	for (const entry of timedOutEntries) {
+	for (const { entry, at } of timedOutEntries) {
 		routes.timedOut.push({
 			order: orderOf.get(entry) ?? 0,
-			item: await taskOutputItem(this, entry, now, { ...outputSettings, downloadResult: false }),
+			item: await taskOutputItem(this, entry, at, { ...outputSettings, downloadResult: false }),
 		});
 	}
 

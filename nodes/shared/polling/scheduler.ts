@@ -22,6 +22,16 @@ export interface ScheduledTask {
 	dueAt: number;
 	/** Epoch ms after which the task is given up on (timed out) instead of checked again. */
 	deadlineAt: number;
+	/**
+	 * Checks made so far. A task that was never checked is checked once (when the rules allow)
+	 * before it can time out: no task leaves as Timed Out on a guess. Absent: counts as checked.
+	 */
+	polls?: number;
+}
+
+/** When a task may be timed out: after its deadline, and only once it has been checked. */
+function timesOutAt(task: ScheduledTask): number {
+	return task.polls === 0 ? Number.POSITIVE_INFINITY : task.deadlineAt;
 }
 
 /** Time as the scheduler sees it; the real one uses Date.now and n8n-workflow's sleep. */
@@ -119,7 +129,7 @@ export async function runUntilSettled<T extends ScheduledTask>(
 
 			// Tasks whose deadline came first leave without another check.
 			for (let index = waiting.length - 1; index >= 0; index--) {
-				if (waiting[index].deadlineAt <= now) options.onTimeout(waiting.splice(index, 1)[0]);
+				if (timesOutAt(waiting[index]) <= now) options.onTimeout(waiting.splice(index, 1)[0]);
 			}
 
 			if (pausedUntil <= now) {
@@ -171,7 +181,7 @@ export async function runDueOnce<T extends ScheduledTask>(
 	const now = clock.now();
 	const due: T[] = [];
 	for (const task of tasks) {
-		if (task.deadlineAt <= now) options.onTimeout(task);
+		if (timesOutAt(task) <= now) options.onTimeout(task);
 		else if (task.dueAt <= now) due.push(task);
 	}
 	const concurrency = Math.max(1, Math.floor(options.concurrency));
@@ -205,9 +215,9 @@ function nextWake(
 	for (const task of waiting) {
 		// A deadline always wakes the loop (to time the task out); a due time only when a slot is free.
 		const candidate = slotFree
-			? Math.min(Math.max(task.dueAt, pausedUntil), task.deadlineAt)
-			: task.deadlineAt;
+			? Math.min(Math.max(task.dueAt, pausedUntil), timesOutAt(task))
+			: timesOutAt(task);
 		if (wake === undefined || candidate < wake) wake = candidate;
 	}
-	return wake === undefined ? undefined : Math.max(wake, now);
+	return wake === undefined || wake === Number.POSITIVE_INFINITY ? undefined : Math.max(wake, now);
 }

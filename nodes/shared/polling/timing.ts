@@ -11,20 +11,31 @@ export interface PollRule {
 	firstPollAfterMs: number;
 	/** Shortest gap between two queries of one task. */
 	minIntervalMs: number;
+	/** True when the gateway enforces the limits: then a safety margin is added to them. */
+	enforcedByGateway?: boolean;
 }
 
 export const DEFAULT_INTERVAL_SECONDS = 10;
-/** The user's interval is never shorter than this. */
-export const MIN_INTERVAL_SECONDS = 5;
+/** The user's interval is never shorter than this: every family's shortest gap between checks. */
+export const MIN_INTERVAL_SECONDS = 10;
 /** Growth stops here (unless the user's own interval is longer). */
 export const MAX_GROWN_INTERVAL_MS = 60_000;
 /** The interval grows by one base interval for every this much of the task's age. */
 export const GROWTH_PERIOD_MS = 10 * 60_000;
 /**
- * Added to every gateway-imposed wait, so that the gateway's clock (which judges the rule) and
- * ours never disagree by enough to break it.
+ * Added to every wait the gateway enforces (Task family S), so that the gateway's clock (which
+ * judges the rule) and ours never disagree by enough to break it.
  */
 export const RULE_SAFETY_MARGIN_MS = 1_000;
+
+function margin(rule: PollRule): number {
+	return rule.enforcedByGateway ? RULE_SAFETY_MARGIN_MS : 0;
+}
+
+/** The shortest gap between two queries of one task, margin included. */
+export function minGapMs(rule: PollRule): number {
+	return rule.minIntervalMs > 0 ? rule.minIntervalMs + margin(rule) : 0;
+}
 
 export function baseIntervalMs(intervalSeconds: number): number {
 	const seconds = Number.isFinite(intervalSeconds) ? intervalSeconds : DEFAULT_INTERVAL_SECONDS;
@@ -35,7 +46,7 @@ export function baseIntervalMs(intervalSeconds: number): number {
 export function firstDueAt(rule: PollRule, createdAt: number | undefined, now: number): number {
 	if (rule.firstPollAfterMs <= 0) return now;
 	const created = createdAt !== undefined && Number.isFinite(createdAt) ? createdAt : now;
-	return Math.max(now, created + rule.firstPollAfterMs + RULE_SAFETY_MARGIN_MS);
+	return Math.max(now, created + rule.firstPollAfterMs + margin(rule));
 }
 
 /** The wait after a query sent at `queriedAt` to a task created at `createdAt`. */
@@ -50,8 +61,7 @@ export function intervalAfter(
 		intervalMs * (1 + age / GROWTH_PERIOD_MS),
 		Math.max(intervalMs, MAX_GROWN_INTERVAL_MS),
 	);
-	const floor = rule.minIntervalMs > 0 ? rule.minIntervalMs + RULE_SAFETY_MARGIN_MS : 0;
-	return Math.ceil(Math.max(grown, floor));
+	return Math.ceil(Math.max(grown, minGapMs(rule)));
 }
 
 /** The next time a task may be queried, after a query sent at `queriedAt`. */

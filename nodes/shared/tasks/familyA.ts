@@ -111,10 +111,14 @@ export const familyAFamily: TaskFamily = {
 		};
 	},
 	buildQueryRequest(reference) {
-		const endpoint =
-			reference.endpoint && (FAMILY_A_ENDPOINTS as readonly string[]).includes(reference.endpoint)
-				? reference.endpoint
-				: FAMILY_A_DEFAULT_ENDPOINT;
+		// No endpoint (a bare task id): the default one. A wrong one is refused, not guessed: a
+		// task is found only under the endpoint it was created with.
+		const endpoint = reference.endpoint || FAMILY_A_DEFAULT_ENDPOINT;
+		if (!(FAMILY_A_ENDPOINTS as readonly string[]).includes(endpoint)) {
+			throw new Error(
+				`"Endpoint" is "${endpoint}", which is not a Family A endpoint (one of ${FAMILY_A_ENDPOINTS.join(', ')})`,
+			);
+		}
 		return {
 			method: 'GET',
 			path: `${FAMILY_A_PATH}${endpoint}/${encodePathSegment(reference.taskId)}`,

@@ -7,8 +7,41 @@ import {
 	type RetryPolicy,
 } from '../transport';
 import { mediaStoringReader } from '../binary';
+import { RULE_SAFETY_MARGIN_MS } from '../polling/timing';
 import { taskFamily } from './index';
 import type { ParsedTask, TaskReference } from './task';
+
+/**
+ * When each task whose family's rule the gateway enforces (Task family S: at most one query a
+ * minute) was last queried in this process, by any reader (Get Status, Wait for Task): one
+ * record, so two readers never query one task closer together than the rule allows. Bounded;
+ * the oldest entries are forgotten first (by then their minute is long over).
+ */
+const lastQueries = new Map<string, number>();
+const MAX_REMEMBERED_QUERIES = 10_000;
+
+const queryKey = (reference: Pick<TaskReference, 'family' | 'taskId'>) =>
+	`${reference.family}:${reference.taskId}`;
+
+/** The earliest time the rule allows the next query of this task, from this process's record. */
+export function nextQueryAllowedAt(
+	reference: Pick<TaskReference, 'family' | 'taskId'>,
+): number | undefined {
+	const policy = taskFamily(reference.family).pollPolicy;
+	const last = lastQueries.get(queryKey(reference));
+	if (!policy.enforcedByGateway || last === undefined) return undefined;
+	return last + policy.minIntervalMs + RULE_SAFETY_MARGIN_MS;
+}
+
+function recordQuery(reference: Pick<TaskReference, 'family' | 'taskId'>, at: number): void {
+	const key = queryKey(reference);
+	lastQueries.delete(key);
+	lastQueries.set(key, at);
+	if (lastQueries.size > MAX_REMEMBERED_QUERIES) {
+		const oldest = lastQueries.keys().next().value;
+		if (oldest !== undefined) lastQueries.delete(oldest);
+	}
+}
 
 /**
  * One query of one task, as every reader of tasks makes it (Get Status, Wait for Task, the
@@ -27,6 +60,17 @@ export async function queryTask(
 ): Promise<ParsedTask> {
 	const family = taskFamily(reference.family);
 	const query = family.buildQueryRequest(reference);
+	if (family.pollPolicy.enforcedByGateway) {
+		const now = Date.now();
+		const allowedAt = nextQueryAllowedAt(reference);
+		// Readers look first (see nextQueryAllowedAt); this is the last line, never the plan.
+		if (allowedAt !== undefined && now < allowedAt) {
+			throw new Error(
+				`Task ${reference.taskId} was queried less than ${family.pollPolicy.minIntervalMs / 1000} s ago; it may be queried from ${new Date(allowedAt).toISOString()}`,
+			);
+		}
+		recordQuery(reference, now);
+	}
 	// Inline media go to binary storage while the answer arrives (named for real in taskItem);
 	// only where the node can store binary data (not in a webhook's confirmation).
 	const media =

@@ -69,6 +69,8 @@ export interface TaskReference {
 	model?: string | null;
 	endpoint?: string | null;
 	createdAt?: string | null;
+	/** When an earlier reader last queried the task (ISO), as its output item says. */
+	lastCheckedAt?: string | null;
 }
 
 /** One HTTP call a family wants made (always sent through the shared transport). */
@@ -257,6 +259,26 @@ export function normalizedTask(
 		};
 	}
 	return task;
+}
+
+/** Clocks differ a little between the gateway, n8n and the sheet a time came from. */
+const CLOCK_SKEW_MS = 5 * 60_000;
+
+/**
+ * What is wrong with a task's creation time, if anything: it must be a time (ISO, as Create
+ * outputs it) and not in the future. Waiting rules count from it, so a wrong one would make
+ * a query early (Task family S) or a wait end at once.
+ */
+export function createdAtProblem(
+	createdAt: string | null | undefined,
+	now: number,
+): string | undefined {
+	if (createdAt === null || createdAt === undefined || createdAt === '') return undefined;
+	const at = Date.parse(createdAt);
+	if (Number.isNaN(at))
+		return `"Created At" is "${createdAt}", which is not a time (use ISO, as Create outputs it)`;
+	if (at > now + CLOCK_SKEW_MS) return `"Created At" is ${createdAt}, which lies in the future`;
+	return undefined;
 }
 
 /** Fails loudly when a create answer carries no task id: nothing could ever be queried. */
