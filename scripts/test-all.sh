@@ -17,8 +17,10 @@ fi
 
 phase "build"
 npm run build
-phase "lint (n8n community node rules)"
+phase "lint (n8n community node rules, inline configuration off as n8n's scanner runs it)"
 npm run lint
+phase "package: the tarball n8n loads, and n8n's verification scanner on the source and the tarball"
+npm run check:package
 phase "formatting (Prettier, as in n8n-nodes-starter)"
 npm run format:check
 phase "type-check (sources and tests)"
