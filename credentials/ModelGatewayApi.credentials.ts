@@ -24,7 +24,7 @@ export class ModelGatewayApi implements ICredentialType {
 			placeholder: 'https://api.model-gateway.example',
 			required: true,
 			description:
-				"Address of the gateway (the spec's {base_URL}), without a path. A trailing slash is fine.",
+				"The gateway's base URL as your provider gives it, without a path. A trailing slash is fine.",
 		},
 		{
 			displayName: 'API Key',

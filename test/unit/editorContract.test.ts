@@ -5,6 +5,8 @@ import { ModelGatewayChat } from '../../nodes/ModelGatewayChat/ModelGatewayChat.
 import { ModelGatewayImageEdit } from '../../nodes/ModelGatewayImageEdit/ModelGatewayImageEdit.node';
 import { ModelGatewayResponses } from '../../nodes/ModelGatewayResponses/ModelGatewayResponses.node';
 import { isBlank, isBlankJson, trimmedText } from '../../nodes/shared/values';
+import { ModelGatewayApi } from '../../credentials/ModelGatewayApi.credentials';
+import { ModelGatewayAssetReviewApi } from '../../credentials/ModelGatewayAssetReviewApi.credentials';
 import { packageNodeTypes } from '../engine/packageNodes';
 
 /** What the editor shows is public: it speaks the user's words, in n8n's order and vocabulary. */
@@ -97,5 +99,38 @@ describe('value checks', () => {
 
 	it('trim text and drop blank text', () => {
 		expect([' a ', '  ', 3].map(trimmedText)).toEqual(['a', undefined, undefined]);
+	});
+});
+
+/** Every text a user reads in a list of properties: names, descriptions, hints, notices, option texts. */
+function editorTexts(properties: INodeProperties[]): string[] {
+	return properties.flatMap((property) => [
+		property.displayName,
+		property.description ?? '',
+		property.hint ?? '',
+		...(property.options ?? []).flatMap((option) =>
+			'values' in option
+				? editorTexts((option as INodePropertyCollection).values)
+				: 'type' in option
+					? editorTexts([option as INodeProperties])
+					: [option.name, (option as { description?: string }).description ?? ''],
+		),
+	]);
+}
+
+describe('every node and credential speaks of the gateway, never of our spec or simulator', () => {
+	const sources: Array<[string, INodeProperties[], string]> = [
+		...Object.entries(packageNodeTypes).map(([type, node]): [string, INodeProperties[], string] => [
+			type,
+			node.description.properties,
+			node.description.description ?? '',
+		]),
+		['credential modelGatewayApi', new ModelGatewayApi().properties, ''],
+		['credential modelGatewayAssetReviewApi', new ModelGatewayAssetReviewApi().properties, ''],
+	];
+	it.each(sources)('%s', (_name, properties, description) => {
+		for (const text of [description, ...editorTexts(properties)]) {
+			expect(text).not.toMatch(/\bspec\b|\bspec's\b|simulator|\{base_url\}/i);
+		}
 	});
 });
