@@ -8,7 +8,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { credentialTest } from '../shared/credentialTests';
 import * as waitForTasks from './actions/waitForTasks.operation';
-import { CHECK_ONCE, OUTPUT_NAMES } from './description';
+import { BATCH_REPORT_OPTION, CHECK_ONCE, OUTPUT_NAMES, REPORT_OUTPUT_NAME } from './description';
 
 const outputsOf = (names: string[]) =>
 	JSON.stringify(names.map((displayName) => ({ type: NodeConnectionTypes.Main, displayName })));
@@ -29,8 +29,9 @@ export class ModelGatewayWaitForTask implements INodeType {
 		defaults: { name: 'Model Gateway Wait for Task' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
-		// Still Running exists only when checking once; the expression keeps the node's outputs honest.
-		outputs: `={{ $parameter["mode"] === "${CHECK_ONCE}" ? ${outputsOf(OUTPUT_NAMES)} : ${outputsOf(OUTPUT_NAMES.slice(0, 3))} }}`,
+		// Still Running exists only when checking once, Batch Report only with its option: the
+		// expression keeps the node's outputs honest.
+		outputs: `={{ ($parameter["mode"] === "${CHECK_ONCE}" ? ${outputsOf(OUTPUT_NAMES)} : ${outputsOf(OUTPUT_NAMES.slice(0, 3))}).concat(($parameter["options"] || {})["${BATCH_REPORT_OPTION}"] === true ? ${outputsOf([REPORT_OUTPUT_NAME])} : []) }}`,
 		// Literal names: n8n's linter reads them to see that every credential is tested.
 		credentials: [{ name: 'modelGatewayApi', required: true, testedBy: 'modelGatewayApiTest' }],
 		properties: waitForTasks.description,

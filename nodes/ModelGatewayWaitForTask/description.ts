@@ -13,6 +13,9 @@ export const WAIT_HERE = 'waitHere';
 export const CHECK_ONCE = 'checkOnce';
 
 export const OUTPUT_NAMES = ['Succeeded', 'Failed', 'Timed Out', 'Still Running'];
+/** The last output, present with the Batch Report option. */
+export const REPORT_OUTPUT_NAME = 'Batch Report';
+export const BATCH_REPORT_OPTION = 'batchReport';
 
 const familyList = FAMILY_IDS.map((id) => `${id} (${TASK_FAMILIES[id].displayName})`).join(', ');
 
@@ -115,6 +118,14 @@ export const waitForTaskProperties: INodeProperties[] = [
 			'After this long since the task was created (or since its first allowed check, for families that may not be checked at once), the task goes to Timed Out with its last known status',
 	},
 	optionsCollection([
+		{
+			displayName: 'Batch Report',
+			name: BATCH_REPORT_OPTION,
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to add an output with one report when the batch is over: counts by status and by family, the failures with their reasons, cost per currency, durations (median, 95th percentile, longest) and queries. In Check Once and Route the totals travel in the Still Running item, so the report covers every pass of the loop.',
+		},
 		{
 			displayName: 'Download Result',
 			name: 'downloadResult',

@@ -10,6 +10,9 @@ import type { NormalizedTask } from '../shared/tasks';
 
 export type Outcome = 'succeeded' | 'failed' | 'timedOut';
 
+/** The Still Running item's field that carries the totals from pass to pass. */
+export const BATCH_TOTALS = 'batchTotals';
+
 /** At most this many failures are listed by name; the counts stay exact. */
 const MAX_LISTED_FAILURES = 500;
 
@@ -49,12 +52,13 @@ export function countTask(
 	totals: BatchTotals,
 	task: NormalizedTask,
 	outcome: Outcome,
-	durationSeconds: number,
+	/** Unknown for a task that arrived finished. */
+	durationSeconds?: number,
 ): void {
 	totals.byStatus[outcome]++;
 	const family = (totals.byFamily[task.family] ??= noOutcomes());
 	family[outcome]++;
-	totals.durationsSeconds.push(durationSeconds);
+	if (durationSeconds !== undefined) totals.durationsSeconds.push(durationSeconds);
 	if (outcome !== 'succeeded' && totals.failures.length < MAX_LISTED_FAILURES) {
 		totals.failures.push({
 			taskId: task.taskId,

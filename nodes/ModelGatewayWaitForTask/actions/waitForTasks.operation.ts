@@ -10,9 +10,18 @@ import {
 	type ScheduleProgress,
 } from '../../shared/polling/scheduler';
 import { queryTask } from '../../shared/tasks/query';
-import { CHECK_ONCE, waitForTaskProperties } from '../description';
+import type { NormalizedTask } from '../../shared/tasks';
+import { BATCH_REPORT_OPTION, CHECK_ONCE, waitForTaskProperties } from '../description';
 import { entriesOf, isFinishedTaskItem, type WaitEntry } from '../entries';
 import { stillRunningItem, taskOutputItem, type OutputSettings } from '../outputs';
+import {
+	BATCH_TOTALS,
+	batchReport,
+	carriedTotals,
+	countTask,
+	emptyTotals,
+	mergeTotals,
+} from '../report';
 
 export const description = waitForTaskProperties;
 
@@ -64,12 +73,21 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	const routes: Routes = { succeeded: [], failed: [], timedOut: [] };
 	const entries: WaitEntry[] = [];
 	const started = Date.now();
+	// The batch report's totals: this pass's, plus those earlier passes of a loop carried here.
+	const reportWanted = options[BATCH_REPORT_OPTION] === true;
+	const totals = emptyTotals(started);
+	const secondsSinceCreation = (entry: WaitEntry, at: number) =>
+		Math.max(0, Math.round((at - entry.createdAtMs) / 1000));
 
 	// Every reference is checked before the first query: a bad row fails before anything is asked.
 	for (const [itemIndex, item] of items.entries()) {
 		const order = itemIndex * 1_000_000;
+		const carried = reportWanted ? carriedTotals(item.json[BATCH_TOTALS]) : undefined;
+		if (carried) mergeTotals(totals, carried);
 		if (isFinishedTaskItem(item.json)) {
-			const route = item.json.status === 'succeeded' ? routes.succeeded : routes.failed;
+			const outcome = item.json.status === 'succeeded' ? 'succeeded' : 'failed';
+			countTask(totals, item.json as unknown as NormalizedTask, outcome);
+			const route = outcome === 'succeeded' ? routes.succeeded : routes.failed;
 			route.push({
 				order,
 				item: {
@@ -92,8 +110,11 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	);
 
 	const settled = new Set<WaitEntry>();
+	totals.passes++;
+
 	const settle = async (entry: WaitEntry, route: keyof Routes) => {
 		settled.add(entry);
+		countTask(totals, entry.task, route, secondsSinceCreation(entry, Date.now()));
 		routes[route].push({
 			order: orderOf.get(entry) ?? 0,
 			item: await taskOutputItem(this, entry, Date.now(), outputSettings),
@@ -104,6 +125,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		const queriedAt = Date.now();
 		entry.lastCheckedAt = queriedAt;
 		entry.polls++;
+		totals.queries++;
 		const nextRegularCheck = nextDueAt(entry.rule, intervalMs, entry.createdAtMs, queriedAt);
 		try {
 			const parsed = await queryTask(this, entry.reference, {
@@ -177,6 +199,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	}
 	const now = Date.now();
 	for (const { entry, at } of timedOutEntries) {
+		countTask(totals, entry.task, 'timedOut', secondsSinceCreation(entry, at));
 		routes.timedOut.push({
 			order: orderOf.get(entry) ?? 0,
 			item: await taskOutputItem(this, entry, at, { ...outputSettings, downloadResult: false }),
@@ -185,7 +208,22 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 
 	const outputs = [ordered(routes.succeeded), ordered(routes.failed), ordered(routes.timedOut)];
 	if (mode === CHECK_ONCE) {
-		outputs.push(stillRunning.length > 0 ? [stillRunningItem(stillRunning, now)] : []);
+		const pending = stillRunning.length > 0 ? [stillRunningItem(stillRunning, now)] : [];
+		if (reportWanted && pending.length > 0) pending[0].json[BATCH_TOTALS] = totals;
+		outputs.push(pending);
+	}
+	if (reportWanted) {
+		// The report comes when nothing is left to wait for: at the end of the run, or of the loop.
+		outputs.push(
+			stillRunning.length > 0
+				? []
+				: [
+						{
+							json: batchReport(totals, now),
+							pairedItem: items.map((_, item) => ({ item })),
+						},
+					],
+		);
 	}
 	return outputs;
 }
