@@ -21,6 +21,8 @@ phase "lint (n8n community node rules, inline configuration off as n8n's scanner
 npm run lint
 phase "package: the tarball n8n loads, and n8n's verification scanner on the source and the tarball"
 npm run check:package
+phase "release: the GitHub workflows (actionlint), and the version names agree"
+npm run check:release
 phase "formatting (Prettier, as in n8n-nodes-starter)"
 npm run format:check
 phase "type-check (sources and tests)"
