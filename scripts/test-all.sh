@@ -23,6 +23,8 @@ phase "package: the tarball n8n loads, and n8n's verification scanner on the sou
 npm run check:package
 phase "release: the GitHub workflows (actionlint), and the version names agree"
 npm run check:release
+phase "docs: every link and anchor resolves"
+node scripts/docs/check-links.mjs
 phase "formatting (Prettier, as in n8n-nodes-starter)"
 npm run format:check
 phase "type-check (sources and tests)"
