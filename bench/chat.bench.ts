@@ -17,8 +17,8 @@ import { tmpdir } from 'os';
 import { join } from 'path';
 import type { IDataObject } from 'n8n-workflow';
 
-import { MAX_CONCURRENCY } from '../nodes/shared/items';
-import { aggregateEventStream, ChatStreamAggregator } from '../nodes/shared/sse';
+import { MAX_CONCURRENCY } from '../nodes/shared/items/items';
+import { aggregateEventStream, ChatStreamAggregator } from '../nodes/shared/streams/sse';
 import type { Simulator } from '../test/simulator';
 import { startSimulator } from '../test/simulator';
 import type { RealN8nSettings } from './realN8n';

@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, rmSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 
-import { MAX_CONCURRENCY } from '../nodes/shared/items';
+import { MAX_CONCURRENCY } from '../nodes/shared/items/items';
 import { EXAMPLE_CREDENTIALS, simulatorCredentials } from '../test/e2e/examples';
 import type { N8nInstance, WorkflowJson, Execution, JsonObject } from '../test/e2e/harness';
 import { N8N_VERSIONS, findInstallation, packPackage, startN8n } from '../test/e2e/harness';

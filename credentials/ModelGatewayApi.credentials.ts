@@ -46,6 +46,6 @@ export class ModelGatewayApi implements ICredentialType {
 		},
 	};
 
-	// Tested by the nodes (methods.credentialTest in nodes/shared/credentialTests.ts), which
+	// Tested by the nodes (methods.credentialTest in nodes/shared/gateway/credentialTests.ts), which
 	// tell a rejected token from an accepted token whose test request was refused.
 }

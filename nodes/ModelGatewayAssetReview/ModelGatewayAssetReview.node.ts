@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { credentialTest } from '../shared/credentialTests';
+import { credentialTest } from '../shared/gateway/credentialTests';
 import * as review from './actions/review.operation';
 import { properties } from './description';
 

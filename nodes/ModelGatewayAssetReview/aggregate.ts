@@ -5,8 +5,8 @@ import type {
 	IPairedItemData,
 } from 'n8n-workflow';
 
-import type { CreatedBeforeFailure } from '../shared/items';
-import { asNodeError, errorItem, withCreatedBeforeFailure } from '../shared/items';
+import type { CreatedBeforeFailure } from '../shared/items/items';
+import { asNodeError, errorItem, withCreatedBeforeFailure } from '../shared/items/items';
 import type { AssetReviewRequest, AssetUrlField } from '../shared/schemas/assetReview';
 import { itemAssetUrlsSchema, MAX_ASSETS_PER_REQUEST } from '../shared/schemas/assetReview';
 import { validateRequest } from '../shared/schemas/validate';

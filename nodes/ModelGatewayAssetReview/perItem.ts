@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { processItems } from '../shared/items';
+import { processItems } from '../shared/items/items';
 import type { AssetReviewRequest, AssetUrlField } from '../shared/schemas/assetReview';
 import { assetJsonList, reviewId, reviewSummaryJson } from './output';
 import { buildReviewRequest, readReviewFields, submitReview } from './submit';

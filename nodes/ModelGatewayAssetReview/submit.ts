@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { gatewayApiError } from '../shared/gatewayError';
+import { gatewayApiError } from '../shared/gateway/gatewayError';
 
 import type {
 	AssetReviewRequest,
@@ -14,9 +14,9 @@ import {
 	assetReviewResultSchema,
 } from '../shared/schemas/assetReview';
 import { validateRequest } from '../shared/schemas/validate';
-import type { GatewayResponse } from '../shared/transport';
-import { codeMemberFailure, gatewayRequest } from '../shared/transport';
-import { isBlank } from '../shared/values';
+import type { GatewayResponse } from '../shared/gateway/transport';
+import { codeMemberFailure, gatewayRequest } from '../shared/gateway/transport';
+import { isBlank } from '../shared/items/values';
 
 /** The request fields besides the URLs, as read from the node's parameters. */
 export interface ReviewFields {

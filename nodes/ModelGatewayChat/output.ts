@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { parseJsonAnswer, parseToolArguments } from '../shared/textGeneration';
-import { CHAT_USAGE, normalizeUsage } from '../shared/usage';
+import { parseJsonAnswer, parseToolArguments } from '../shared/text/textGeneration';
+import { CHAT_USAGE, normalizeUsage } from '../shared/gateway/usage';
 
 /** The Chat node's compact output for one chat completion. */
 

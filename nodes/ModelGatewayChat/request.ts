@@ -2,10 +2,10 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { ChatCompletionRequest } from '../shared/schemas/chatCompletion';
 import { chatCompletionRequestSchema } from '../shared/schemas/chatCompletion';
-import { itemParameter, nodeOfRun } from '../shared/itemParameters';
+import { itemParameter, nodeOfRun } from '../shared/items/itemParameters';
 import { validateRequest } from '../shared/schemas/validate';
-import { streamFields, structuredFormat, toolFields } from '../shared/textGeneration';
-import { isBlankJson, trimmedText } from '../shared/values';
+import { streamFields, structuredFormat, toolFields } from '../shared/text/textGeneration';
+import { isBlankJson, trimmedText } from '../shared/items/values';
 
 /** Reads one item's parameters into a validated POST /v1/chat/completions body. */
 

@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { credentialTest } from '../shared/credentialTests';
+import { credentialTest } from '../shared/gateway/credentialTests';
 import * as edit from './actions/edit.operation';
 import { properties } from './description';
 

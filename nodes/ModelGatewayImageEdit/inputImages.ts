@@ -1,7 +1,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { binaryPropertyNames, readBinaryAsBase64, toDataUri } from '../shared/binary';
-import { itemInputError } from '../shared/errors';
+import { binaryPropertyNames, readBinaryAsBase64, toDataUri } from '../shared/media/binary';
+import { itemInputError } from '../shared/items/errors';
 import { sniffImageMimeType } from './imageFormat';
 
 /**

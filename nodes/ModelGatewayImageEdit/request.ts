@@ -2,9 +2,9 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { ImageEditRequest } from '../shared/schemas/imageEdit';
 import { imageEditRequestSchema } from '../shared/schemas/imageEdit';
-import { itemParameter, nodeOfRun } from '../shared/itemParameters';
+import { itemParameter, nodeOfRun } from '../shared/items/itemParameters';
 import { validateRequest } from '../shared/schemas/validate';
-import { isBlankJson } from '../shared/values';
+import { isBlankJson } from '../shared/items/values';
 import type { BinaryEncoding, ImageEntry } from './inputImages';
 import { resolveInputImages } from './inputImages';
 

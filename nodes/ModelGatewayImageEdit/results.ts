@@ -1,21 +1,21 @@
 import type { IBinaryData, IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { StoredMedia } from '../shared/jsonMediaStream';
-import { storedMediaOf } from '../shared/jsonMediaStream';
+import type { StoredMedia } from '../shared/streams/jsonMediaStream';
+import { storedMediaOf } from '../shared/streams/jsonMediaStream';
 import {
 	base64ToBinary,
 	binaryHead,
 	downloadToBinary,
 	extensionFor,
 	renamedBinary,
-} from '../shared/binary';
-import { normalizeUsage, type UsageFields } from '../shared/usage';
+} from '../shared/media/binary';
+import { normalizeUsage, type UsageFields } from '../shared/gateway/usage';
 import { mimeTypeForOutputFormat, sniffImageMimeType } from './imageFormat';
 
 /**
  * The gateway's image edit result turned into output items. Every key this package adds is
- * camelCase; `usage` is the package's normalized usage (see shared/usage.ts).
+ * camelCase; `usage` is the package's normalized usage (see shared/gateway/usage.ts).
  */
 
 /** Token counts as in responses-style usage; the image count from the provider metadata. */

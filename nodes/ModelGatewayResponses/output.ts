@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { parseJsonAnswer, parseToolArguments } from '../shared/textGeneration';
-import { RESPONSES_USAGE, normalizeUsage } from '../shared/usage';
+import { parseJsonAnswer, parseToolArguments } from '../shared/text/textGeneration';
+import { RESPONSES_USAGE, normalizeUsage } from '../shared/gateway/usage';
 
 /** The Responses node's compact output for one response object. */
 

@@ -1,12 +1,12 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { parseJsonText } from '../shared/jsonText';
+import { parseJsonText } from '../shared/items/jsonText';
 import type { ResponsesRequest } from '../shared/schemas/responses';
 import { responsesRequestSchema } from '../shared/schemas/responses';
-import { itemParameter, nodeOfRun } from '../shared/itemParameters';
+import { itemParameter, nodeOfRun } from '../shared/items/itemParameters';
 import { validateRequest } from '../shared/schemas/validate';
-import { streamFields, structuredFormat, toolFields } from '../shared/textGeneration';
-import { isBlank, isBlankJson } from '../shared/values';
+import { streamFields, structuredFormat, toolFields } from '../shared/text/textGeneration';
+import { isBlank, isBlankJson } from '../shared/items/values';
 
 /** Reads one item's parameters into a validated POST /v1/responses body. */
 

@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { credentialTest } from '../shared/credentialTests';
+import { credentialTest } from '../shared/gateway/credentialTests';
 import { router } from './actions/router';
 import { videoProperties, videoSubtitle } from './description';
 

@@ -1,8 +1,8 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { concurrencyOption } from '../shared/items';
+import { concurrencyOption } from '../shared/items/items';
 import { FAMILY_IDS, TASK_FAMILIES } from '../shared/tasks';
-import { timeoutOption, traceIdOption } from '../shared/properties';
+import { timeoutOption, traceIdOption } from '../shared/items/properties';
 import * as create from './actions/create.operation';
 import * as getStatus from './actions/getStatus.operation';
 import { FAMILY_EDITORS } from './families';

@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { credentialTest } from '../shared/credentialTests';
+import { credentialTest } from '../shared/gateway/credentialTests';
 import * as waitForTasks from './actions/waitForTasks.operation';
 import { BATCH_REPORT_OPTION, CHECK_ONCE, OUTPUT_NAMES, REPORT_OUTPUT_NAME } from './description';
 

@@ -6,7 +6,7 @@ import {
 	optionsCollection,
 	outputBinaryFieldProperty,
 	traceIdOption,
-} from '../shared/properties';
+} from '../shared/items/properties';
 import { DEFAULT_INTERVAL_SECONDS, MIN_INTERVAL_SECONDS } from '../shared/polling/timing';
 
 export const WAIT_HERE = 'waitHere';

@@ -1,7 +1,7 @@
 import type { IBinaryKeyData, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { downloadToBinary } from '../shared/binary';
-import { taskItem, videoBinaryProperty } from '../shared/taskItem';
+import { downloadToBinary } from '../shared/media/binary';
+import { taskItem, videoBinaryProperty } from '../shared/tasks/taskItem';
 import { PENDING_TASKS, type WaitEntry } from './entries';
 
 /**

@@ -1,6 +1,6 @@
 import type { IBinaryData, INodeExecutionData } from 'n8n-workflow';
 
-import { taskItem } from '../../nodes/shared/taskItem';
+import { taskItem } from '../../nodes/shared/tasks/taskItem';
 import { longRunningFamily } from '../../nodes/shared/tasks/longRunning';
 import { binaryBytes, runNode } from './harness';
 import {

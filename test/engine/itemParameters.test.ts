@@ -5,7 +5,7 @@ import type {
 	INodeTypeDescription,
 } from 'n8n-workflow';
 
-import { itemParameter } from '../../nodes/shared/itemParameters';
+import { itemParameter } from '../../nodes/shared/items/itemParameters';
 import { packageNodeTypes } from './packageNodes';
 
 /**

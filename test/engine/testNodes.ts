@@ -9,13 +9,13 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { TASK_FAMILIES, type FamilyId } from '../../nodes/shared/tasks';
-import type { GatewayRequest, RetryPolicy } from '../../nodes/shared/transport';
+import type { GatewayRequest, RetryPolicy } from '../../nodes/shared/gateway/transport';
 import {
 	ASSET_REVIEW_CREDENTIAL,
 	DEFAULT_RETRY_POLICY,
 	GATEWAY_CREDENTIAL,
 	gatewayRequest,
-} from '../../nodes/shared/transport';
+} from '../../nodes/shared/gateway/transport';
 
 function parseJsonParameter<T>(value: unknown): T {
 	return (typeof value === 'string' ? JSON.parse(value) : value) as T;

@@ -4,7 +4,7 @@ import { ModelGatewayAssetReview } from '../../nodes/ModelGatewayAssetReview/Mod
 import { ModelGatewayChat } from '../../nodes/ModelGatewayChat/ModelGatewayChat.node';
 import { ModelGatewayImageEdit } from '../../nodes/ModelGatewayImageEdit/ModelGatewayImageEdit.node';
 import { ModelGatewayResponses } from '../../nodes/ModelGatewayResponses/ModelGatewayResponses.node';
-import { isBlank, isBlankJson, trimmedText } from '../../nodes/shared/values';
+import { isBlank, isBlankJson, trimmedText } from '../../nodes/shared/items/values';
 import { ModelGatewayApi } from '../../credentials/ModelGatewayApi.credentials';
 import { ModelGatewayAssetReviewApi } from '../../credentials/ModelGatewayAssetReviewApi.credentials';
 import { packageNodeTypes } from '../engine/packageNodes';

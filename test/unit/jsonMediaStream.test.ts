@@ -2,7 +2,7 @@ import {
 	readJsonWithMedia,
 	storedMediaOf,
 	type StoredMedia,
-} from '../../nodes/shared/jsonMediaStream';
+} from '../../nodes/shared/streams/jsonMediaStream';
 
 /** Stores into memory, so a test can compare the bytes. */
 async function collect(bytes: AsyncIterable<Buffer>): Promise<Buffer> {

@@ -1,4 +1,4 @@
-import { parseJsonText, tryParseJsonText } from '../../nodes/shared/jsonText';
+import { parseJsonText, tryParseJsonText } from '../../nodes/shared/items/jsonText';
 import { testNode } from './testNode';
 
 const node = testNode();

@@ -1,6 +1,11 @@
 import type { ZodType, ZodTypeDef } from 'zod';
 
-import { base64ByteLength, isBase64, parseDataUri, rawBase64 } from '../../nodes/shared/base64Text';
+import {
+	base64ByteLength,
+	isBase64,
+	parseDataUri,
+	rawBase64,
+} from '../../nodes/shared/media/base64Text';
 import { assetReviewRequestSchema } from '../../nodes/shared/schemas/assetReview';
 import { imageEditRequestSchema } from '../../nodes/shared/schemas/imageEdit';
 import { validateRequest } from '../../nodes/shared/schemas/validate';

@@ -1,14 +1,14 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { SseEvent, StreamAggregator } from '../../nodes/shared/sse';
+import type { SseEvent, StreamAggregator } from '../../nodes/shared/streams/sse';
 import {
 	aggregateEventStream,
 	ChatStreamAggregator,
 	readStreamedAnswer,
 	ResponsesStreamAggregator,
 	SseParser,
-} from '../../nodes/shared/sse';
-import { createRedactor } from '../../nodes/shared/gatewayError';
+} from '../../nodes/shared/streams/sse';
+import { createRedactor } from '../../nodes/shared/gateway/gatewayError';
 import type { Simulator } from '../simulator';
 import { testNode } from './testNode';
 import { startSimulator } from '../simulator';

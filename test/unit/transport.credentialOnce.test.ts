@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
 
-import { itemParameter } from '../../nodes/shared/itemParameters';
-import { gatewayRequest } from '../../nodes/shared/transport';
+import { itemParameter } from '../../nodes/shared/items/itemParameters';
+import { gatewayRequest } from '../../nodes/shared/gateway/transport';
 import { testNode } from './testNode';
 
 /** A node run's context whose n8n helpers count what they are asked for. */

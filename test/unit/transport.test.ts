@@ -6,14 +6,14 @@ import {
 	gatewayErrorMessage,
 	joinUrl,
 	retryAfterMs,
-} from '../../nodes/shared/transport';
+} from '../../nodes/shared/gateway/transport';
 import {
 	createRedactor,
 	htmlText,
 	httpStatusTitle,
 	isHtml,
 	shortenSignedUrls,
-} from '../../nodes/shared/gatewayError';
+} from '../../nodes/shared/gateway/gatewayError';
 import { testNode } from './testNode';
 
 describe('transport helpers', () => {

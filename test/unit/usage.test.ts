@@ -3,7 +3,7 @@ import {
 	RESPONSES_USAGE,
 	normalizeCost,
 	normalizeUsage,
-} from '../../nodes/shared/usage';
+} from '../../nodes/shared/gateway/usage';
 
 const MONEY = {
 	currency: 'currency',

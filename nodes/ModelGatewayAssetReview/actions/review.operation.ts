@@ -1,7 +1,11 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { itemsInFlightOption, optionsCollection, timeoutOption } from '../../shared/properties';
+import {
+	itemsInFlightOption,
+	optionsCollection,
+	timeoutOption,
+} from '../../shared/items/properties';
 import { ASSET_TYPES, MAX_ASSETS_PER_REQUEST } from '../../shared/schemas/assetReview';
 import { reviewAggregated } from '../aggregate';
 import { reviewPerItem } from '../perItem';

@@ -6,8 +6,8 @@ import {
 	optionsCollection,
 	timeoutOption,
 	traceIdOption,
-} from '../../shared/properties';
-import { ChatStreamAggregator } from '../../shared/sse';
+} from '../../shared/items/properties';
+import { ChatStreamAggregator } from '../../shared/streams/sse';
 import {
 	executeTextOperation,
 	messageListProperty,
@@ -15,7 +15,7 @@ import {
 	streamOptions,
 	structuredOutputOptions,
 	toolOptions,
-} from '../../shared/textGeneration';
+} from '../../shared/text/textGeneration';
 import { simplifyChatCompletion } from '../output';
 import { buildChatRequest } from '../request';
 

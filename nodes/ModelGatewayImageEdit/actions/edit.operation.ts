@@ -5,9 +5,9 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { mediaStoringReader } from '../../shared/binary';
-import { itemParameter } from '../../shared/itemParameters';
-import { processItems } from '../../shared/items';
+import { mediaStoringReader } from '../../shared/media/binary';
+import { itemParameter } from '../../shared/items/itemParameters';
+import { processItems } from '../../shared/items/items';
 import {
 	inputBinaryFieldsProperty,
 	itemsInFlightOption,
@@ -16,11 +16,11 @@ import {
 	outputBinaryFieldProperty,
 	timeoutOption,
 	traceIdOption,
-} from '../../shared/properties';
+} from '../../shared/items/properties';
 import { IMAGE_EDIT_SIZES } from '../../shared/schemas/imageEdit';
 import type { ImageEditRequest } from '../../shared/schemas/imageEdit';
-import { gatewayRequest } from '../../shared/transport';
-import { asRecord, trimmedText } from '../../shared/values';
+import { gatewayRequest } from '../../shared/gateway/transport';
+import { asRecord, trimmedText } from '../../shared/items/values';
 import { buildImageEditRequest } from '../request';
 import type { ImageEditResponse, OutputContent, OutputLayout } from '../results';
 import { imageEditOutput, INLINE_IMAGE_KEYS } from '../results';

@@ -6,9 +6,9 @@ import {
 	optionsCollection,
 	timeoutOption,
 	traceIdOption,
-} from '../../shared/properties';
+} from '../../shared/items/properties';
 import { REASONING_EFFORTS, REASONING_SUMMARIES } from '../../shared/schemas/responses';
-import { ResponsesStreamAggregator } from '../../shared/sse';
+import { ResponsesStreamAggregator } from '../../shared/streams/sse';
 import {
 	executeTextOperation,
 	messageListProperty,
@@ -16,7 +16,7 @@ import {
 	streamOptions,
 	structuredOutputOptions,
 	toolOptions,
-} from '../../shared/textGeneration';
+} from '../../shared/text/textGeneration';
 import { simplifyResponse } from '../output';
 import { buildResponsesRequest } from '../request';
 

@@ -2,14 +2,14 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { FAMILY_IDS, taskFamily, type CreateRequest } from '../../shared/tasks';
-import { gatewayRequest } from '../../shared/transport';
+import { gatewayRequest } from '../../shared/gateway/transport';
 import { FAMILY_EDITORS } from '../families';
 import {
 	FAMILY_FROM_ITEM,
 	buildItemCreateRequest,
 	perItemCreateProperties,
 } from '../families/perItem';
-import { taskItem } from '../../shared/taskItem';
+import { taskItem } from '../../shared/tasks/taskItem';
 import type { VideoItemSettings } from './types';
 
 /** Create: one task per item, built by the selected family's editor half, parsed by its wire half. */

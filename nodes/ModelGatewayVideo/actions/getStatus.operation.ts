@@ -17,7 +17,7 @@ import {
 import { minGapMs } from '../../shared/polling/timing';
 import { nextQueryAllowedAt, queryTask } from '../../shared/tasks/query';
 import { FAMILY_EDITORS } from '../families';
-import { taskItem } from '../../shared/taskItem';
+import { taskItem } from '../../shared/tasks/taskItem';
 import type { VideoItemSettings } from './types';
 
 /** Get Status: one query per item, no waiting. */

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { processItems } from '../../shared/items';
+import { processItems } from '../../shared/items/items';
 import type { CreateRequest, FamilyId, TaskReference } from '../../shared/tasks';
 import * as create from './create.operation';
 import * as getStatus from './getStatus.operation';

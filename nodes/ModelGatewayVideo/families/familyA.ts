@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { readBinaryAsBase64 } from '../../shared/binary';
+import { readBinaryAsBase64 } from '../../shared/media/binary';
 import {
 	familyAImage2VideoSchema,
 	familyAOmniVideoSchema,

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { readBinaryAsBase64 } from '../../shared/binary';
+import { readBinaryAsBase64 } from '../../shared/media/binary';
 import { longRunningCreateSchema } from '../../shared/schemas/video/longRunning';
 import { validateRequest } from '../../shared/schemas/validate';
 import { encodePathSegment } from '../../shared/tasks';

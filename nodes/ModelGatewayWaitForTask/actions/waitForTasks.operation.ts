@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { asNodeError, errorItem } from '../../shared/items';
+import { asNodeError, errorItem } from '../../shared/items/items';
 import { baseIntervalMs, nextDueAt } from '../../shared/polling/timing';
 import {
 	runDueOnce,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
-import { isBase64, parseDataUri, rawBase64 } from '../base64Text';
-import { tryParseJsonText } from '../jsonText';
+import { isBase64, parseDataUri, rawBase64 } from '../media/base64Text';
+import { tryParseJsonText } from '../items/jsonText';
 
 /** Building blocks shared by the operation schemas. Messages name the limit they enforce. */
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import { parseDataUri } from '../base64Text';
+import { parseDataUri } from '../media/base64Text';
 import { integerAtLeast, requiredText, urlOrBase64 } from './common';
 
 /** POST /v1/images/edits, as the spec's Endpoints section describes it. */

@@ -1,8 +1,9 @@
-import { codeMemberFailure } from '../transport';
+import { codeMemberFailure } from '../gateway/transport';
 import type { NormalizedTask, ParseContext, ParsedTask, StatusTable, TaskFamily } from './task';
 import {
 	asRecord,
 	callbackContext,
+	createdTask,
 	distinctUrls,
 	encodePathSegment,
 	isoTime,
@@ -91,24 +92,11 @@ export const familyAFamily: TaskFamily = {
 		const data = asRecord(record.data) ?? {};
 		const taskId = requireTaskId(text(record.task_id) ?? text(data.task_id), 'familyA', body);
 		const rawStatus = text(data.task_status) ?? null;
-		return {
-			task: normalizedTask(
-				{
-					family: 'familyA',
-					taskId,
-					endpoint: context.endpoint ?? FAMILY_A_DEFAULT_ENDPOINT,
-					status: rawStatus ? mapStatus(FAMILY_A_STATUS, rawStatus) : 'queued',
-					rawStatus,
-					progress: null,
-					videoUrls: [],
-					lastFrameUrl: null,
-					error: null,
-					raw: body,
-				},
-				context,
-			),
-			inlineVideos: [],
-		};
+		return createdTask('familyA', taskId, body, context, {
+			endpoint: context.endpoint ?? FAMILY_A_DEFAULT_ENDPOINT,
+			status: rawStatus ? mapStatus(FAMILY_A_STATUS, rawStatus) : 'queued',
+			rawStatus,
+		});
 	},
 	buildQueryRequest(reference) {
 		// No endpoint (a bare task id): the default one. A wrong one is refused, not guessed: a

@@ -1,5 +1,5 @@
 import type { NormalizedTask, StatusTable, TaskFamily } from './task';
-import { asRecord, callbackContext, mapStatus, normalizedTask, requireTaskId, text } from './task';
+import { asRecord, callbackContext, createdTask, mapStatus, requireTaskId, text } from './task';
 import { parseVideoRecord, videoTaskQuerying } from './videoRecord';
 
 /**
@@ -30,23 +30,10 @@ export const familyCFamily: TaskFamily = {
 		// `id` is the video id GET /v1/videos/{id} knows; `task_id` the upstream's number.
 		const taskId = requireTaskId(text(record.id) ?? text(record.task_id), 'familyC', body);
 		const rawStatus = text(record.state) ?? text(record.status) ?? null;
-		return {
-			task: normalizedTask(
-				{
-					family: 'familyC',
-					taskId,
-					status: rawStatus ? mapStatus(FAMILY_C_STATUS, rawStatus) : 'queued',
-					rawStatus,
-					progress: null,
-					videoUrls: [],
-					lastFrameUrl: null,
-					error: null,
-					raw: body,
-				},
-				context,
-			),
-			inlineVideos: [],
-		};
+		return createdTask('familyC', taskId, body, context, {
+			status: rawStatus ? mapStatus(FAMILY_C_STATUS, rawStatus) : 'queued',
+			rawStatus,
+		});
 	},
 	buildQueryRequest: querying.buildQueryRequest,
 	parseTaskRecord: querying.parseTaskRecord,

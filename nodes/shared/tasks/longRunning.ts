@@ -1,5 +1,5 @@
-import { base64ByteLength } from '../base64Text';
-import { storedMediaOf } from '../jsonMediaStream';
+import { base64ByteLength } from '../media/base64Text';
+import { storedMediaOf } from '../streams/jsonMediaStream';
 import type { InlineVideo, ParseContext, ParsedTask, TaskFamily, TaskStatus } from './task';
 import {
 	asRecord,

@@ -5,8 +5,8 @@ import {
 	gatewayRequest,
 	type GatewayContext,
 	type RetryPolicy,
-} from '../transport';
-import { mediaStoringReader } from '../binary';
+} from '../gateway/transport';
+import { mediaStoringReader } from '../media/binary';
 import { RULE_SAFETY_MARGIN_MS } from '../polling/timing';
 import { taskFamily } from './index';
 import type { ParsedTask, TaskReference } from './task';

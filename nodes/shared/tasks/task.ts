@@ -1,8 +1,8 @@
 import type { IBinaryData, IDataObject } from 'n8n-workflow';
 
-import type { StoredMedia } from '../jsonMediaStream';
-import type { Cost, Usage } from '../usage';
-import type { BusinessFailureCheck } from '../transport';
+import type { StoredMedia } from '../streams/jsonMediaStream';
+import type { Cost, Usage } from '../gateway/usage';
+import type { BusinessFailureCheck } from '../gateway/transport';
 import type { FamilyId } from './index';
 
 /**
@@ -279,6 +279,37 @@ export function createdAtProblem(
 		return `"Created At" is "${createdAt}", which is not a time (use ISO, as Create outputs it)`;
 	if (at > now + CLOCK_SKEW_MS) return `"Created At" is ${createdAt}, which lies in the future`;
 	return undefined;
+}
+
+/**
+ * The task a create answer starts: its id, and its first status where the answer says one
+ * (queued otherwise); nothing else is known yet.
+ */
+export function createdTask(
+	family: FamilyId,
+	taskId: string,
+	body: unknown,
+	context: ParseContext,
+	first: { status?: TaskStatus; rawStatus?: string | null; endpoint?: string } = {},
+): ParsedTask {
+	return {
+		task: normalizedTask(
+			{
+				family,
+				taskId,
+				...(first.endpoint !== undefined ? { endpoint: first.endpoint } : {}),
+				status: first.status ?? 'queued',
+				rawStatus: first.rawStatus ?? null,
+				progress: null,
+				videoUrls: [],
+				lastFrameUrl: null,
+				error: null,
+				raw: body,
+			},
+			context,
+		),
+		inlineVideos: [],
+	};
 }
 
 /** Fails loudly when a create answer carries no task id: nothing could ever be queried. */

@@ -1,9 +1,10 @@
-import { normalizeCost, normalizeUsage } from '../usage';
-import { codeMemberFailure } from '../transport';
+import { normalizeCost, normalizeUsage } from '../gateway/usage';
+import { codeMemberFailure } from '../gateway/transport';
 import type { NormalizedTask, ParseContext, ParsedTask, StatusTable, TaskFamily } from './task';
 import {
 	asRecord,
 	callbackContext,
+	createdTask,
 	distinctUrls,
 	encodePathSegment,
 	finiteNumber,
@@ -84,23 +85,7 @@ export const taskSFamily: TaskFamily = {
 	parseCreateResponse(body, context) {
 		const record = asRecord(body) ?? {};
 		const taskId = requireTaskId(text(record.id) ?? text(asRecord(record.data)?.id), 'taskS', body);
-		return {
-			task: normalizedTask(
-				{
-					family: 'taskS',
-					taskId,
-					status: 'queued',
-					rawStatus: null,
-					progress: null,
-					videoUrls: [],
-					lastFrameUrl: null,
-					error: null,
-					raw: body,
-				},
-				context,
-			),
-			inlineVideos: [],
-		};
+		return createdTask('taskS', taskId, body, context);
 	},
 	buildQueryRequest(reference) {
 		return {

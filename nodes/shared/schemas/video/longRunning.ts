@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import { parseDataUri } from '../../base64Text';
+import { parseDataUri } from '../../media/base64Text';
 import { base64Data, integerAtLeast, requiredText } from '../common';
 
 /** POST /v1beta/models/{model}:predictLongRunning. */

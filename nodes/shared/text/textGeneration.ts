@@ -6,12 +6,12 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { itemParameter } from './itemParameters';
-import { processItems } from './items';
-import { parseJsonText } from './jsonText';
-import type { StreamAggregator } from './sse';
-import { readStreamedAnswer } from './sse';
-import { gatewayRequest } from './transport';
+import { itemParameter } from '../items/itemParameters';
+import { processItems } from '../items/items';
+import { parseJsonText } from '../items/jsonText';
+import type { StreamAggregator } from '../streams/sse';
+import { readStreamedAnswer } from '../streams/sse';
+import { gatewayRequest } from '../gateway/transport';
 
 /**
  * What the two text nodes (Chat and Responses) share: option properties for tools,
@@ -19,7 +19,7 @@ import { gatewayRequest } from './transport';
  * sending one request, streamed or not; parsing JSON answers.
  */
 
-export { modelProperty } from './properties';
+export { modelProperty } from '../items/properties';
 
 /**
  * The "Messages" fixed collection: one entry per message, a role, its content and any

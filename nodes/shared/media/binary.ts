@@ -1,8 +1,8 @@
 import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
 import { fileTypeFromMimeType, NodeOperationError } from 'n8n-workflow';
 
-import type { StoredMedia } from './jsonMediaStream';
-import { readJsonWithMedia } from './jsonMediaStream';
+import type { StoredMedia } from '../streams/jsonMediaStream';
+import { readJsonWithMedia } from '../streams/jsonMediaStream';
 
 /**
  * Media in and out of n8n items: binary properties read as base64 for request bodies, and

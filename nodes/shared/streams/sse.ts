@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INode, NodeApiError } from 'n8n-workflow';
 
-import type { Redactor } from './gatewayError';
-import { gatewayApiError } from './gatewayError';
+import type { Redactor } from '../gateway/gatewayError';
+import { gatewayApiError } from '../gateway/gatewayError';
 
 /**
  * Server-sent events: an incremental parser that is correct for every split of the byte

@@ -1,7 +1,7 @@
 import type { IBinaryKeyData, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { base64ToBinary, extensionFor, renamedBinary } from './binary';
-import type { ParsedTask } from './tasks';
+import { base64ToBinary, extensionFor, renamedBinary } from '../media/binary';
+import type { ParsedTask } from './task';
 
 /** `data`, `data_1`, `data_2`, ...: one binary property per inline video. */
 export function videoBinaryProperty(base: string, index: number): string {

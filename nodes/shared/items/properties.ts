@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { concurrencyOption } from './items';
-import { timeoutOption, traceIdOption } from './transport';
+import { timeoutOption, traceIdOption } from '../gateway/transport';
 
 /**
  * Property builders every node shares, so the same field looks and is named the same

@@ -13,7 +13,7 @@ import type {
 import { sleep } from 'n8n-workflow';
 
 import type { GatewayErrorDetails, Redactor } from './gatewayError';
-import { itemParameter } from './itemParameters';
+import { itemParameter } from '../items/itemParameters';
 import { createRedactor, gatewayApiError, htmlText, httpStatusTitle, isHtml } from './gatewayError';
 
 /**

@@ -6,8 +6,8 @@ import type {
 } from 'n8n-workflow';
 
 import { createRedactor, httpStatusTitle } from './gatewayError';
-import { ASSET_REVIEW_PATH } from './schemas/assetReview';
-import { CREDENTIAL_PROBE } from './tasks';
+import { ASSET_REVIEW_PATH } from '../schemas/assetReview';
+import { CREDENTIAL_PROBE } from '../tasks';
 import { joinUrl } from './transport';
 
 /**
