@@ -46,47 +46,74 @@ function allRunsOutput(execution: Execution, nodeName: string, outputIndex = 0):
 	return runs.flatMap((run) => (run.data?.main?.[outputIndex] ?? []).map((item) => item.json));
 }
 
-describe.each(N8N_LINES)('n8n line %s.x: Wait for Task survives a restart', (line) => {
-	let n8n: N8nInstance | undefined;
+/**
+ * n8n 2.41 in regular mode cannot keep this promise: at start-up its crash recovery amends every
+ * execution its event log shows unfinished and with node events, `waiting` included, and it
+ * logs no end for a timer wait (execution-lifecycle-hooks: workflowExecuteAfter returns early
+ * for `waiting`), so a loop parked in the Wait node is marked "crashed" by a restart once those
+ * events are written. On 2.x the loop survives restarts in queue mode, where the main process
+ * does not run it (queueMode.e2e.test.ts restarts the main process mid-wait).
+ */
+const REGULAR_MODE_RESTART_LINES = N8N_LINES.filter((line) => line === 1);
 
-	beforeAll(async () => {
-		n8n = await startN8n({
-			line,
-			packages: [gatewayPackage.tarball],
-			credentials: simulatorCredentials(sim),
-			workflows: loadExamples().filter((workflow) => workflow.id === exampleWorkflowId(LOOP)),
-		});
+if (REGULAR_MODE_RESTART_LINES.length === 0) {
+	test('on 2.x alone, the restart of a regular-mode loop is not a promise (see above)', () => {
+		expect(N8N_LINES).not.toContain(1);
 	});
+}
 
-	afterAll(async () => {
-		await n8n?.stop();
-	});
+if (REGULAR_MODE_RESTART_LINES.length > 0)
+	describe.each(REGULAR_MODE_RESTART_LINES)(
+		'n8n line %s.x: Wait for Task survives a restart',
+		(line) => {
+			let n8n: N8nInstance | undefined;
 
-	test('a Check Once loop stopped mid-wait resumes after the restart and gets every task out once', async () => {
-		if (!n8n) throw new Error('n8n did not start');
-		sim.reset();
-		const executionId = await n8n.startManualWorkflow(exampleWorkflowId(LOOP));
-		const parked = await n8n.waitForExecutionStatus(executionId, 'waiting');
-		expect(parked.status).toBe('waiting');
-		const creates = sim.requestsTo('POST', '/v1/videos');
-		expect(creates).toHaveLength(20);
-		// The first pass asked nothing: no task was due yet.
-		expect(sim.requestsTo('GET', '/v1/videos/')).toHaveLength(0);
+			beforeAll(async () => {
+				n8n = await startN8n({
+					line,
+					packages: [gatewayPackage.tarball],
+					credentials: simulatorCredentials(sim),
+					workflows: loadExamples().filter((workflow) => workflow.id === exampleWorkflowId(LOOP)),
+				});
+			});
 
-		n8n = await n8n.restart();
-		const execution = await n8n.waitForExecution(executionId, RESUME_TIMEOUT_MS);
-		expect(execution.status).toBe('success');
+			afterAll(async () => {
+				await n8n?.stop();
+			});
 
-		const finished = allRunsOutput(execution, 'Finished Videos');
-		const createdIds = allRunsOutput(execution, 'Create Video Tasks').map((task) => task.taskId);
-		expect(createdIds).toHaveLength(20);
-		expect(finished.map((task) => task.taskId).sort()).toEqual([...createdIds].sort());
-		for (const task of finished) {
-			expect(task).toMatchObject({ family: 'generic', status: 'succeeded', done: true, polls: 1 });
-		}
-		expect(allRunsOutput(execution, 'Failed or Timed Out')).toEqual([]);
-		// Each task was asked about exactly once, after the restart; none was created twice.
-		expect(sim.requestsTo('GET', '/v1/videos/')).toHaveLength(20);
-		expect(sim.requestsTo('POST', '/v1/videos')).toHaveLength(20);
-	});
-});
+			test('a Check Once loop stopped mid-wait resumes after the restart and gets every task out once', async () => {
+				if (!n8n) throw new Error('n8n did not start');
+				sim.reset();
+				const executionId = await n8n.startManualWorkflow(exampleWorkflowId(LOOP));
+				const parked = await n8n.waitForExecutionStatus(executionId, 'waiting');
+				expect(parked.status).toBe('waiting');
+				const creates = sim.requestsTo('POST', '/v1/videos');
+				expect(creates).toHaveLength(20);
+				// The first pass asked nothing: no task was due yet.
+				expect(sim.requestsTo('GET', '/v1/videos/')).toHaveLength(0);
+
+				n8n = await n8n.restart();
+				const execution = await n8n.waitForExecution(executionId, RESUME_TIMEOUT_MS);
+				expect(execution.status).toBe('success');
+
+				const finished = allRunsOutput(execution, 'Finished Videos');
+				const createdIds = allRunsOutput(execution, 'Create Video Tasks').map(
+					(task) => task.taskId,
+				);
+				expect(createdIds).toHaveLength(20);
+				expect(finished.map((task) => task.taskId).sort()).toEqual([...createdIds].sort());
+				for (const task of finished) {
+					expect(task).toMatchObject({
+						family: 'generic',
+						status: 'succeeded',
+						done: true,
+						polls: 1,
+					});
+				}
+				expect(allRunsOutput(execution, 'Failed or Timed Out')).toEqual([]);
+				// Each task was asked about exactly once, after the restart; none was created twice.
+				expect(sim.requestsTo('GET', '/v1/videos/')).toHaveLength(20);
+				expect(sim.requestsTo('POST', '/v1/videos')).toHaveLength(20);
+			});
+		},
+	);
