@@ -630,15 +630,25 @@ export class N8nInstance {
 	 * Runs a workflow from its manual trigger the way the editor's "Execute workflow" does, waits
 	 * for it to finish and returns the saved execution with its data.
 	 */
-	async runManualWorkflow(workflowId: string): Promise<WorkflowRun> {
-		const executionId = await this.startManualWorkflow(workflowId);
+	async runManualWorkflow(
+		workflowId: string,
+		edit?: (workflow: WorkflowJson) => void,
+	): Promise<WorkflowRun> {
+		const executionId = await this.startManualWorkflow(workflowId, edit);
 		const execution = await this.waitForExecution(executionId);
 		return { executionId, execution };
 	}
 
-	/** Starts a workflow from its manual trigger and returns the execution id at once. */
-	async startManualWorkflow(workflowId: string): Promise<string> {
+	/**
+	 * Starts a workflow from its manual trigger and returns the execution id at once. `edit`
+	 * changes the workflow for this run only, as unsaved changes in the editor would.
+	 */
+	async startManualWorkflow(
+		workflowId: string,
+		edit?: (workflow: WorkflowJson) => void,
+	): Promise<string> {
 		const workflowData = await this.rest<WorkflowJson>('GET', `/workflows/${workflowId}`);
+		edit?.(workflowData);
 		const trigger = workflowData.nodes.find((node) => node.type === 'n8n-nodes-base.manualTrigger');
 		if (!trigger) throw this.failure(`workflow ${workflowId} has no manual trigger`);
 		const started = await this.rest<{ executionId?: string; waitingForWebhook?: boolean }>(
