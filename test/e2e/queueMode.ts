@@ -401,7 +401,30 @@ export interface RoundRobinProxy {
 	targets: string[];
 	/** Requests forwarded, per target base URL. */
 	readonly forwarded: Map<string, number>;
+	/**
+	 * Loses every callback of every Nth task it hears of (0: none), answering 503 without
+	 * forwarding, as when no webhook-handling process is up: the tasks a sweeper must find.
+	 */
+	loseEveryNthTask: number;
+	/** The tasks whose callbacks were lost on purpose. */
+	readonly lostTaskIds: Set<string>;
+	/** Requests forwarded whose answer has not come yet. */
+	inFlight: number;
+	/** Answers that said an execution started (`started: true`), even after the caller gave up. */
+	startedAnswers: number;
 	close(): Promise<void>;
+}
+
+/** The task id of a callback body: a bare record (`id`, `task_id`) or one under `data`. */
+function callbackTaskId(body: Buffer): string | undefined {
+	try {
+		const parsed = JSON.parse(body.toString('utf8')) as Record<string, unknown>;
+		const record = (parsed.data ?? parsed) as Record<string, unknown>;
+		const id = record.task_id ?? record.id;
+		return typeof id === 'string' ? id : undefined;
+	} catch {
+		return undefined;
+	}
 }
 
 /**
@@ -410,10 +433,15 @@ export interface RoundRobinProxy {
  */
 export async function startRoundRobinProxy(): Promise<RoundRobinProxy> {
 	let next = 0;
+	const heardOf = new Map<string, number>();
 	const proxy: RoundRobinProxy = {
 		url: '',
 		targets: [],
 		forwarded: new Map(),
+		loseEveryNthTask: 0,
+		lostTaskIds: new Set(),
+		inFlight: 0,
+		startedAnswers: 0,
 		close: async () => {},
 	};
 	const server: Server = createServer((request: IncomingMessage, response: ServerResponse) => {
@@ -421,11 +449,21 @@ export async function startRoundRobinProxy(): Promise<RoundRobinProxy> {
 			response.writeHead(503).end('proxy: no targets');
 			return;
 		}
-		const target = proxy.targets[next++ % proxy.targets.length];
-		proxy.forwarded.set(target, (proxy.forwarded.get(target) ?? 0) + 1);
 		const chunks: Buffer[] = [];
 		request.on('data', (chunk: Buffer) => chunks.push(chunk));
 		request.on('end', () => {
+			const taskId = proxy.loseEveryNthTask > 0 ? callbackTaskId(Buffer.concat(chunks)) : undefined;
+			if (taskId !== undefined) {
+				if (!heardOf.has(taskId)) heardOf.set(taskId, heardOf.size);
+				if ((heardOf.get(taskId) ?? 0) % proxy.loseEveryNthTask === proxy.loseEveryNthTask - 1) {
+					proxy.lostTaskIds.add(taskId);
+					response.writeHead(503).end('proxy: lost on purpose');
+					return;
+				}
+			}
+			const target = proxy.targets[next++ % proxy.targets.length];
+			proxy.forwarded.set(target, (proxy.forwarded.get(target) ?? 0) + 1);
+			proxy.inFlight += 1;
 			const headers: Record<string, string> = {};
 			const contentType = request.headers['content-type'];
 			if (contentType) headers['content-type'] = contentType;
@@ -434,19 +472,23 @@ export async function startRoundRobinProxy(): Promise<RoundRobinProxy> {
 				headers,
 				body: chunks.length > 0 ? Buffer.concat(chunks) : undefined,
 				signal: AbortSignal.timeout(30_000),
-			}).then(
-				async (answer) => {
-					const body = Buffer.from(await answer.arrayBuffer());
-					response.writeHead(answer.status, {
-						'content-type': answer.headers.get('content-type') ?? 'text/plain',
-					});
-					response.end(body);
-				},
-				(error: unknown) => {
-					response.writeHead(502, { 'content-type': 'text/plain' });
-					response.end(`proxy: ${error instanceof Error ? error.message : String(error)}`);
-				},
-			);
+			})
+				.then(
+					async (answer) => {
+						const body = Buffer.from(await answer.arrayBuffer());
+						if (answer.ok && /"started"\s*:\s*true/.test(body.toString('utf8')))
+							proxy.startedAnswers += 1;
+						response.writeHead(answer.status, {
+							'content-type': answer.headers.get('content-type') ?? 'text/plain',
+						});
+						response.end(body);
+					},
+					(error: unknown) => {
+						response.writeHead(502, { 'content-type': 'text/plain' });
+						response.end(`proxy: ${error instanceof Error ? error.message : String(error)}`);
+					},
+				)
+				.finally(() => (proxy.inFlight -= 1));
 		});
 	});
 	const port = await freePort();

@@ -1,5 +1,5 @@
 /**
- * The two workflows of the queue-mode scenario (test/e2e/queueMode.e2e.test.ts).
+ * The workflows of the queue-mode scenario (test/e2e/queueMode.e2e.test.ts).
  *
  * Create: a production webhook starts a batch of video tasks across families (Items in Flight
  * 4). Task family S and Family A tasks carry `callback_url` = the React workflow's trigger; the
@@ -8,6 +8,9 @@
  * React: Task Callback Trigger → a Postgres claim (INSERT … ON CONFLICT DO NOTHING, the
  * exactly-once step) → Filter → Record Result. A second branch runs n8n's Remove Duplicates v2
  * (items processed in previous executions) only to measure what it lets through.
+ *
+ * Sweep: the tasks whose callback never came (lost on purpose by the balancer, or given up by
+ * the gateway) → Wait for Task (Check Once and Route) → the same claim → Record Result.
  */
 import type { JsonObject, WorkflowJson, WorkflowNode } from './harness';
 import { EXAMPLE_CREDENTIALS } from './examples';
@@ -15,6 +18,9 @@ import { EXAMPLE_CREDENTIALS } from './examples';
 // n8n saves static data (the trigger's duplicate memory) only for ids of at most 16 characters.
 export const CREATE_WORKFLOW_ID = 'mgQueueCreate001';
 export const REACT_WORKFLOW_ID = 'mgQueueReact0001';
+export const SWEEP_WORKFLOW_ID = 'mgQueueSweep0001';
+/** The node of the sweeper whose code the test replaces with the tasks still without a result. */
+export const SWEEP_PENDING_NODE = 'Tasks Without a Result';
 export const START_PATH = 'mg-queue-batch';
 const TRIGGER_WEBHOOK_ID = '4a0f6c2e-9b1d-4e7a-8c3f-5d2b1e0a9c71';
 const TRIGGER_SECRET = 'queue-e2e-7c1f9a3b5d20';
@@ -54,6 +60,63 @@ function connect(pairs: Array<[from: string, output: number, to: string]>): Json
 		main[output].push({ node: to, type: 'main', index: 0 });
 	}
 	return connections as unknown as JsonObject;
+}
+
+/**
+ * The exactly-once step: the database decides atomically which execution claims an event
+ * (family:taskId:status), whichever way it came (a callback or the sweeper); a Filter lets only
+ * the claiming execution go on.
+ */
+function claimOnce(): WorkflowNode[] {
+	return [
+		node(
+			'Claim Once',
+			'n8n-nodes-base.postgres',
+			2.5,
+			{
+				operation: 'executeQuery',
+				query:
+					'WITH claim AS (INSERT INTO mg_task_events (event_key, execution_id) VALUES ($1, $2) ON CONFLICT (event_key) DO NOTHING RETURNING 1) SELECT count(*) = 1 AS claimed FROM claim',
+				options: {
+					queryReplacement:
+						"={{ [$json.family + ':' + $json.taskId + ':' + $json.status, $execution.id] }}",
+				},
+			},
+			{ credentials: { postgres: POSTGRES_CREDENTIAL } },
+		),
+		node('First Claim Only', 'n8n-nodes-base.filter', 2.2, {
+			conditions: {
+				options: { caseSensitive: true, leftValue: '', typeValidation: 'strict', version: 2 },
+				conditions: [
+					{
+						id: 'b3c1f0e2-7a4d-4c59-9e1b-2f6d8a0c5e13',
+						leftValue: '={{ $json.claimed }}',
+						rightValue: '',
+						operator: { type: 'boolean', operation: 'true', singleValue: true },
+					},
+				],
+				combinator: 'and',
+			},
+			options: {},
+		}),
+	];
+}
+
+/** The task's fields, as the node `source` put them out, recorded once claimed. */
+function recordResult(source: string): WorkflowNode {
+	return node('Record Result', 'n8n-nodes-base.set', 3.4, {
+		mode: 'manual',
+		assignments: {
+			assignments: ['family', 'taskId', 'status', 'videoUrl'].map((name, index) => ({
+				id: `5e0c7a1d-2b3f-4c6e-9a8d-1f0b2c3d4e5${index}`,
+				name,
+				value: `={{ $('${source}').item.json.${name} }}`,
+				type: 'string',
+			})),
+		},
+		includeOtherFields: false,
+		options: {},
+	});
 }
 
 /** `callbackBase`: the URL the simulator calls back on (a load balancer or n8n itself). */
@@ -173,50 +236,8 @@ export function reactWorkflow(): WorkflowJson {
 				{ secret: TRIGGER_SECRET, events: 'final' },
 				{ webhookId: TRIGGER_WEBHOOK_ID },
 			),
-			// The exactly-once step: the database decides atomically which execution claims an event.
-			node(
-				'Claim Once',
-				'n8n-nodes-base.postgres',
-				2.5,
-				{
-					operation: 'executeQuery',
-					query:
-						'WITH claim AS (INSERT INTO mg_task_events (event_key, execution_id) VALUES ($1, $2) ON CONFLICT (event_key) DO NOTHING RETURNING 1) SELECT count(*) = 1 AS claimed FROM claim',
-					options: {
-						queryReplacement:
-							"={{ [$json.family + ':' + $json.taskId + ':' + $json.status, $execution.id] }}",
-					},
-				},
-				{ credentials: { postgres: POSTGRES_CREDENTIAL } },
-			),
-			node('First Claim Only', 'n8n-nodes-base.filter', 2.2, {
-				conditions: {
-					options: { caseSensitive: true, leftValue: '', typeValidation: 'strict', version: 2 },
-					conditions: [
-						{
-							id: 'b3c1f0e2-7a4d-4c59-9e1b-2f6d8a0c5e13',
-							leftValue: '={{ $json.claimed }}',
-							rightValue: '',
-							operator: { type: 'boolean', operation: 'true', singleValue: true },
-						},
-					],
-					combinator: 'and',
-				},
-				options: {},
-			}),
-			node('Record Result', 'n8n-nodes-base.set', 3.4, {
-				mode: 'manual',
-				assignments: {
-					assignments: ['family', 'taskId', 'status', 'videoUrl'].map((name, index) => ({
-						id: `5e0c7a1d-2b3f-4c6e-9a8d-1f0b2c3d4e5${index}`,
-						name,
-						value: `={{ $('Video Finished').item.json.${name} }}`,
-						type: 'string',
-					})),
-				},
-				includeOtherFields: false,
-				options: {},
-			}),
+			...claimOnce(),
+			recordResult('Video Finished'),
 			// Measured only: concurrent executions make it fail (a unique-key error while it records
 			// the key), so its error goes to an output and the execution still succeeds.
 			node(
@@ -241,6 +262,39 @@ export function reactWorkflow(): WorkflowJson {
 			['First Claim Only', 0, 'Record Result'],
 			['Remove Duplicates', 0, 'Passed Remove Duplicates'],
 			['Remove Duplicates', 1, 'Remove Duplicates Failed'],
+		]),
+		settings: { executionOrder: 'v1' },
+	};
+}
+
+/**
+ * The sweeper for callbacks that never came (examples/task-callback-sweeper.json's shape):
+ * the tasks still without a result → Wait for Task (Check Once and Route) → the same claim as
+ * the react workflow, so a task that arrives both ways is recorded once.
+ */
+export function sweepWorkflow(): WorkflowJson {
+	return {
+		id: SWEEP_WORKFLOW_ID,
+		name: 'Queue mode: sweep tasks whose callback never came',
+		nodes: [
+			node('Sweep Now', 'n8n-nodes-base.manualTrigger', 1, {}),
+			node(SWEEP_PENDING_NODE, 'n8n-nodes-base.code', 2, { jsCode: 'return [];' }),
+			node(
+				'Check Tasks',
+				'n8n-nodes-model-gateway.modelGatewayWaitForTask',
+				1,
+				{ mode: 'checkOnce', options: CONCURRENCY },
+				{ credentials: gateway },
+			),
+			...claimOnce(),
+			recordResult('Check Tasks'),
+		],
+		connections: connect([
+			['Sweep Now', 0, SWEEP_PENDING_NODE],
+			[SWEEP_PENDING_NODE, 0, 'Check Tasks'],
+			['Check Tasks', 0, 'Claim Once'],
+			['Claim Once', 0, 'First Claim Only'],
+			['First Claim Only', 0, 'Record Result'],
 		]),
 		settings: { executionOrder: 'v1' },
 	};
