@@ -1,8 +1,7 @@
 /**
  * The family ids, in the order editors list them. The family table (./index.ts) must have
- * exactly these keys, each with a module of that id (the compiler checks both), so the ids
- * live here without importing the table: the task model (./task.ts) needs the type, and the
- * table needs the task model.
+ * exactly these keys (the compiler checks it). They live here, apart from the table, because
+ * the task model (./task.ts) needs their type and the table needs the task model.
  */
 export const FAMILY_IDS = [
 	'taskS',
