@@ -19,13 +19,12 @@ import {
 } from './examples';
 import {
 	N8N_LINES,
+	allRunsOutput,
 	loadWorkflow,
 	nodeBinaryOutput,
 	nodeOutput,
 	packPackage,
 	startN8n,
-	type Execution,
-	type JsonObject,
 	type N8nInstance,
 	type PackedPackage,
 } from './harness';
@@ -46,12 +45,6 @@ const ASSET_REVIEW_401_MESSAGE =
  */
 /** The mixed-batch example loops through a Wait node (≥ 65 s, resumed by n8n's wait tracker). */
 const MIXED_BATCH_TIMEOUT_MS = 240_000;
-
-/** The items a node put out on one output, over all of its runs (a loop runs nodes again). */
-function allRunsOutput(execution: Execution, nodeName: string, outputIndex = 0): JsonObject[] {
-	const runs = execution.data?.resultData.runData[nodeName] ?? [];
-	return runs.flatMap((run) => (run.data?.main?.[outputIndex] ?? []).map((item) => item.json));
-}
 
 function countBy(values: string[]): Record<string, number> {
 	const counts: Record<string, number> = {};

@@ -856,6 +856,16 @@ export function nodeOutput(execution: Execution, nodeName: string, outputIndex =
 	return (run.data?.main?.[outputIndex] ?? []).map((item) => item.json);
 }
 
+/** The items a node put out on one output, over all of its runs (a loop runs a node again). */
+export function allRunsOutput(
+	execution: Execution,
+	nodeName: string,
+	outputIndex = 0,
+): JsonObject[] {
+	const runs = execution.data?.resultData.runData[nodeName] ?? [];
+	return runs.flatMap((run) => (run.data?.main?.[outputIndex] ?? []).map((item) => item.json));
+}
+
 /** Every node's output (main output 0), keyed by node name. */
 export function outputByNode(execution: Execution): Record<string, JsonObject[]> {
 	const names = Object.keys(execution.data?.resultData.runData ?? {});
