@@ -2,10 +2,16 @@
  * The example workflows users import (examples/*.json) and the credentials they reference.
  * The end-to-end suite and the "try it" command both use these, so the examples never rot.
  */
-import { readdirSync } from 'node:fs';
+import { mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { REPO_ROOT, loadWorkflow, type CredentialJson, type WorkflowJson } from './harness';
+import {
+	N8N_FILES_FOLDER,
+	REPO_ROOT,
+	loadWorkflow,
+	type CredentialJson,
+	type WorkflowJson,
+} from './harness';
 
 export const EXAMPLES_DIR = join(REPO_ROOT, 'examples');
 
@@ -57,4 +63,18 @@ export function loadExamples(): WorkflowJson[] {
 	const ids = new Set(files.map(exampleWorkflowId));
 	if (ids.size !== files.length) throw new Error('two examples would get the same workflow id');
 	return files.map((file) => loadWorkflow(join(EXAMPLES_DIR, file), exampleWorkflowId(file)));
+}
+
+/**
+ * Where `video-sheet-mixed-batch.json` writes its videos: relative to the folder n8n runs in
+ * (the harness runs n8n in its home folder, as n8n's Docker image does), inside the folder
+ * n8n 2.x lets file nodes write to.
+ */
+export const EXAMPLE_VIDEO_FOLDER = `${N8N_FILES_FOLDER}/model-gateway-videos`;
+
+/** Creates the folders the examples write to, as the example's note asks its user to. */
+export function createExampleFolders(n8nHome: string): string {
+	const videos = join(n8nHome, EXAMPLE_VIDEO_FOLDER);
+	mkdirSync(videos, { recursive: true });
+	return videos;
 }

@@ -3,19 +3,23 @@
  * "Test" endpoint, every example workflow users import (examples/*.json), run as shipped, and
  * n8n's AI Agent (with its OpenAI Chat Model pointed at the simulator) using our Chat node as a tool.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { startSimulator, type Simulator } from '../simulator';
+import { SAMPLE_MP4 } from '../simulator/media';
 import {
 	EXAMPLE_CREDENTIALS,
+	EXAMPLE_VIDEO_FOLDER,
+	createExampleFolders,
 	exampleWorkflowId,
 	loadExamples,
 	simulatorCredentials,
 } from './examples';
 import {
 	N8N_LINES,
+	allRunsOutput,
 	loadWorkflow,
 	nodeBinaryOutput,
 	nodeOutput,
@@ -39,6 +43,15 @@ const ASSET_REVIEW_401_MESSAGE =
  * n8n's own OpenAI credential (n8n-nodes-base `openAiApi`, field `url` on both lines) pointed at
  * the simulator, for the AI Agent's chat model. The simulator accepts only its one API key.
  */
+/** The mixed-batch example loops through a Wait node (≥ 65 s, resumed by n8n's wait tracker). */
+const MIXED_BATCH_TIMEOUT_MS = 240_000;
+
+function countBy(values: string[]): Record<string, number> {
+	const counts: Record<string, number> = {};
+	for (const value of values) counts[value] = (counts[value] ?? 0) + 1;
+	return counts;
+}
+
 const OPENAI_SIMULATOR_CREDENTIAL = {
 	id: 'mgSimulatorOpenAi1',
 	name: 'OpenAI (simulator)',
@@ -62,6 +75,7 @@ afterAll(async () => {
 
 describe.each(N8N_LINES)('n8n line %s.x with the gateway simulator', (line) => {
 	let n8n: N8nInstance | undefined;
+	let videoFolder = '';
 
 	beforeAll(async () => {
 		n8n = await startN8n({
@@ -77,6 +91,7 @@ describe.each(N8N_LINES)('n8n line %s.x with the gateway simulator', (line) => {
 				loadWorkflow(join(__dirname, 'workflows', 'agent-tool.json'), 'agenttool'),
 			],
 		});
+		videoFolder = createExampleFolders(n8n.userFolder);
 	});
 
 	afterAll(async () => {
@@ -276,6 +291,87 @@ describe.each(N8N_LINES)('n8n line %s.x with the gateway simulator', (line) => {
 			expect(sim.requestsTo('POST', '/v1/task/create')).toHaveLength(1);
 			expect(sim.requestsTo('POST', '/vendor-a/v1/videos/omni-video')).toHaveLength(1);
 		});
+
+		test(
+			'video-sheet-mixed-batch.json: 12 rows in five families created, waited for in a durable loop, every video written to disk, one batch report',
+			async () => {
+				const executionId = await running().startManualWorkflow(
+					exampleWorkflowId('video-sheet-mixed-batch.json'),
+				);
+				const execution = await running().waitForExecution(executionId, MIXED_BATCH_TIMEOUT_MS);
+				expect(execution.status).toBe('success');
+
+				const rows = nodeOutput(execution, 'Sheet Rows (12, mixed families)');
+				const created = nodeOutput(execution, 'Create Video Tasks');
+				expect(rows).toHaveLength(12);
+				expect(created).toHaveLength(12);
+				const createdFamilies = countBy(created.map((task) => String(task.family)));
+				expect(createdFamilies).toEqual({
+					familyA: 3,
+					generic: 3,
+					familyB: 2,
+					familyC: 2,
+					longRunning: 2,
+				});
+				// Each row went to its own family's endpoint, once.
+				expect(sim.requestsTo('POST', '/vendor-a/v1/videos/omni-video')).toHaveLength(2);
+				expect(sim.requestsTo('POST', '/vendor-a/v1/videos/image2video')).toHaveLength(1);
+				expect(sim.requestsTo('POST', '/v1/videos')).toHaveLength(3);
+				expect(sim.requestsTo('POST', '/vendor-b/v1/video/generations')).toHaveLength(2);
+				expect(sim.requestsTo('POST', '/vendor-c/ent/v2/reference2video')).toHaveLength(2);
+				expect(sim.requestsTo('POST', /:predictLongRunning$/)).toHaveLength(2);
+
+				// The loop: the first pass checks nothing (no task is due yet), Still Running goes
+				// through the Wait node and back.
+				const passes = execution.data?.resultData.runData['Check Videos'] ?? [];
+				expect(passes.length).toBeGreaterThanOrEqual(2);
+				expect(allRunsOutput(execution, 'Wait Until Next Check').length).toBe(passes.length - 1);
+				const succeeded = allRunsOutput(execution, 'Check Videos', 0);
+				expect(succeeded.map((task) => task.taskId).sort()).toEqual(
+					created.map((task) => task.taskId).sort(),
+				);
+				expect(allRunsOutput(execution, 'Failed or Timed Out')).toEqual([]);
+
+				// Every finished video on disk, whole, under the name the workflow gave it.
+				const written = allRunsOutput(execution, 'Write Video to Disk');
+				expect(written).toHaveLength(12);
+				const files = readdirSync(videoFolder).sort();
+				expect(files).toHaveLength(12);
+				expect(written.map((item) => String(item.fileName)).sort()).toEqual(
+					files.map((file) => `${EXAMPLE_VIDEO_FOLDER}/${file}`),
+				);
+				for (const file of files) {
+					expect(readFileSync(join(videoFolder, file))).toEqual(SAMPLE_MP4);
+				}
+				expect(countBy(files.map((file) => file.split('-')[0]))).toEqual(createdFamilies);
+
+				// One report, when the last task settled: the rows' counts, by family, every query.
+				const [report, ...moreReports] = allRunsOutput(execution, 'Batch Report');
+				expect(moreReports).toEqual([]);
+				expect(report).toMatchObject({
+					tasks: 12,
+					byStatus: { succeeded: 12, failed: 0, timedOut: 0 },
+					failures: [],
+					failuresListed: 0,
+					passes: passes.length,
+				});
+				expect(
+					Object.fromEntries(
+						Object.entries(report.byFamily as Record<string, { succeeded: number }>).map(
+							([family, counts]) => [family, counts.succeeded],
+						),
+					),
+				).toEqual(createdFamilies);
+				const queries = sim.requests.filter(
+					(request) => request.method === 'GET' && !request.path.startsWith('/files/'),
+				);
+				expect(report.queries).toBe(queries.length);
+				process.stderr.write(
+					`video-sheet-mixed-batch on n8n ${line}.x: ${rows.length} rows, ${succeeded.length} succeeded, ${files.length} files written, ${passes.length} passes; report ${JSON.stringify(report)}\n`,
+				);
+			},
+			MIXED_BATCH_TIMEOUT_MS + 60_000,
+		);
 
 		test('asset-review-routing.json reviews all URLs in one request and routes passed and rejected assets', async () => {
 			const { execution } = await running().runManualWorkflow(

@@ -69,6 +69,12 @@ export const N8N_OWNER = {
 	password: 'Gateway-Demo-Passw0rd',
 };
 
+/**
+ * The folder, under the home folder (which the harness sets to the user folder), where file
+ * nodes may read and write: n8n 2.x's default `N8N_RESTRICT_FILE_ACCESS_TO` is `~/.n8n-files`.
+ */
+export const N8N_FILES_FOLDER = '.n8n-files';
+
 const READY_TIMEOUT_MS = 120_000;
 /** How long n8n may take to shut down after SIGTERM before it is killed. */
 export const STOP_GRACE_MS = 20_000;
@@ -415,6 +421,9 @@ export function n8nEnv(
 		// will change).
 		N8N_COMMUNITY_PACKAGES_ENABLED: 'true',
 		N8N_UNVERIFIED_PACKAGES_ENABLED: 'true',
+		// n8n 2.x's default for file nodes (only inside ~/.n8n-files), made explicit so that 1.x
+		// keeps the same rule: an example that writes files works the same way on both lines.
+		N8N_RESTRICT_FILE_ACCESS_TO: join(userFolder, N8N_FILES_FOLDER),
 		N8N_RUNNERS_BROKER_LISTEN_ADDRESS: '127.0.0.1',
 		N8N_RUNNERS_BROKER_PORT: String(brokerPort),
 		// No outbound traffic.
@@ -855,6 +864,16 @@ export function nodeOutput(execution: Execution, nodeName: string, outputIndex =
 	const run = runs[runs.length - 1];
 	if (run.error) throw new Error(`node "${nodeName}" failed: ${run.error.message}`);
 	return (run.data?.main?.[outputIndex] ?? []).map((item) => item.json);
+}
+
+/** The items a node put out on one output, over all of its runs (a loop runs a node again). */
+export function allRunsOutput(
+	execution: Execution,
+	nodeName: string,
+	outputIndex = 0,
+): JsonObject[] {
+	const runs = execution.data?.resultData.runData[nodeName] ?? [];
+	return runs.flatMap((run) => (run.data?.main?.[outputIndex] ?? []).map((item) => item.json));
 }
 
 /** Every node's output (main output 0), keyed by node name. */

@@ -13,7 +13,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { startSimulator, type Simulator } from '../simulator';
-import { exampleWorkflowId, loadExamples, simulatorCredentials } from './examples';
+import {
+	createExampleFolders,
+	exampleWorkflowId,
+	loadExamples,
+	simulatorCredentials,
+} from './examples';
 
 const CALLBACK_REACT_ID = exampleWorkflowId('task-callback-react.json');
 import {
@@ -62,6 +67,7 @@ async function main(): Promise<void> {
 
 	let sim: Simulator | undefined;
 	let n8n: N8nInstance | undefined;
+	let videoFolder = '';
 	const packDir = mkdtempSync(join(tmpdir(), 'mg-try-it-pack-'));
 	let stopping: Promise<void> | undefined;
 	const stop = (): Promise<void> =>
@@ -99,6 +105,7 @@ async function main(): Promise<void> {
 			credentials: simulatorCredentials(sim),
 			workflows,
 		});
+		videoFolder = createExampleFolders(n8n.userFolder);
 		// The callback pair works at once: the reacting workflow listens on the URL the creating
 		// workflow's Callback URL names (a local n8n on port 5678).
 		for (const workflow of workflows.filter((entry) => entry.id === CALLBACK_REACT_ID)) {
@@ -121,6 +128,7 @@ async function main(): Promise<void> {
 			'  "Model Gateway: ..." workflow and click "Execute workflow". The workflow that reacts',
 			'  to video callbacks is active: run "create a batch of videos that call back" and watch',
 			'  its executions.',
+			`  Videos of the mixed-batch example ("mixed sheet → ... → videos on disk"): ${videoFolder}`,
 			`  n8n's log: ${n8n.logFile}`,
 			'  Everything is thrown away when you stop: press Ctrl-C.',
 			'',

@@ -11,10 +11,9 @@ import { startSimulator, type Simulator } from '../simulator';
 import { exampleWorkflowId, loadExamples, simulatorCredentials } from './examples';
 import {
 	N8N_LINES,
+	allRunsOutput,
 	packPackage,
 	startN8n,
-	type Execution,
-	type JsonObject,
 	type N8nInstance,
 	type PackedPackage,
 } from './harness';
@@ -39,12 +38,6 @@ afterAll(async () => {
 	await sim?.close();
 	if (packDir) rmSync(packDir, { recursive: true, force: true });
 });
-
-/** The items a node put out on one output, over all of its runs in the execution. */
-function allRunsOutput(execution: Execution, nodeName: string, outputIndex = 0): JsonObject[] {
-	const runs = execution.data?.resultData.runData[nodeName] ?? [];
-	return runs.flatMap((run) => (run.data?.main?.[outputIndex] ?? []).map((item) => item.json));
-}
 
 /**
  * n8n 2.41 in regular mode cannot keep this promise: at start-up its crash recovery amends every

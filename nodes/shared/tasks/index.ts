@@ -3,13 +3,15 @@ import { familyBFamily } from './familyB';
 import { familyCFamily } from './familyC';
 import { genericFamily } from './generic';
 import { longRunningFamily } from './longRunning';
+import { FAMILY_IDS, type FamilyId } from './familyIds';
 import type { NormalizedTask, ParseContext, TaskFamily } from './task';
 import { taskSFamily } from './taskS';
 
 /**
- * The family table (wire halves): family id → module. It is the only list of families; the
- * ids, the Video node's editor table (which must match it) and callback recognition all
- * follow from it. A new family is one module here and one line below.
+ * The family table (wire halves): family id → module. The Video node's editor table and
+ * callback recognition follow from it. A new family is one module here, its id in
+ * ./familyIds.ts and one line below; the compiler refuses a table whose keys differ from the
+ * ids.
  */
 export const TASK_FAMILIES = {
 	taskS: taskSFamily,
@@ -18,12 +20,9 @@ export const TASK_FAMILIES = {
 	familyB: familyBFamily,
 	familyC: familyCFamily,
 	longRunning: longRunningFamily,
-} as const satisfies Readonly<Record<string, TaskFamily>>;
+} as const satisfies Readonly<Record<FamilyId, TaskFamily>>;
 
-/** A family id: a key of the family table, written into every task as `family`. */
-export type FamilyId = keyof typeof TASK_FAMILIES;
-
-export const FAMILY_IDS = Object.keys(TASK_FAMILIES) as FamilyId[];
+export { FAMILY_IDS, type FamilyId };
 
 /**
  * The free read the API credential's test sends, and the body codes by which its answer

@@ -3,12 +3,13 @@ import type { IBinaryData, IDataObject } from 'n8n-workflow';
 import type { StoredMedia } from '../streams/jsonMediaStream';
 import type { Cost, Usage } from '../gateway/usage';
 import type { BusinessFailureCheck } from '../gateway/transport';
-import type { FamilyId } from './index';
+import type { FamilyId } from './familyIds';
 
 /**
  * The normalized task model: the public output contract of every task-producing node,
  * whatever the provider family, and the wire interface each family module implements.
- * Nothing here knows a particular family: the family table (./index.ts) does.
+ * Nothing here knows a particular family: the family table (./index.ts) does; only their ids
+ * (./familyIds.ts) are known here.
  */
 
 export type { FamilyId };
