@@ -442,6 +442,10 @@ export function n8nEnv(
 		N8N_GRACEFUL_SHUTDOWN_TIMEOUT: '10',
 		N8N_LOG_LEVEL: process.env.MG_E2E_N8N_LOG_LEVEL ?? 'info',
 		DB_SQLITE_POOL_SIZE: '2',
+		// n8n 2.x pings its database every few seconds with a 5 s limit and answers every request
+		// 503 "Database is not ready!" after one missed ping: on a busy machine that is n8n's
+		// failure, not ours. The setting "Running at scale" recommends.
+		DB_PING_TIMEOUT_MS: '30000',
 		...extra,
 	};
 }
@@ -639,25 +643,15 @@ export class N8nInstance {
 	 * Runs a workflow from its manual trigger the way the editor's "Execute workflow" does, waits
 	 * for it to finish and returns the saved execution with its data.
 	 */
-	async runManualWorkflow(
-		workflowId: string,
-		edit?: (workflow: WorkflowJson) => void,
-	): Promise<WorkflowRun> {
-		const executionId = await this.startManualWorkflow(workflowId, edit);
+	async runManualWorkflow(workflowId: string): Promise<WorkflowRun> {
+		const executionId = await this.startManualWorkflow(workflowId);
 		const execution = await this.waitForExecution(executionId);
 		return { executionId, execution };
 	}
 
-	/**
-	 * Starts a workflow from its manual trigger and returns the execution id at once. `edit`
-	 * changes the workflow for this run only, as unsaved changes in the editor would.
-	 */
-	async startManualWorkflow(
-		workflowId: string,
-		edit?: (workflow: WorkflowJson) => void,
-	): Promise<string> {
+	/** Starts a workflow from its manual trigger and returns the execution id at once. */
+	async startManualWorkflow(workflowId: string): Promise<string> {
 		const workflowData = await this.rest<WorkflowJson>('GET', `/workflows/${workflowId}`);
-		edit?.(workflowData);
 		const trigger = workflowData.nodes.find((node) => node.type === 'n8n-nodes-base.manualTrigger');
 		if (!trigger) throw this.failure(`workflow ${workflowId} has no manual trigger`);
 		const started = await this.rest<{ executionId?: string; waitingForWebhook?: boolean }>(
@@ -668,6 +662,22 @@ export class N8nInstance {
 		if (!started.executionId)
 			throw this.failure(`workflow ${workflowId} did not start: ${JSON.stringify(started)}`);
 		return started.executionId;
+	}
+
+	/**
+	 * Changes a stored workflow and saves it, as a user editing it would (public API; n8n 2.x
+	 * runs the saved workflow, not the nodes a run request carries).
+	 */
+	async updateWorkflow(workflowId: string, edit: (workflow: WorkflowJson) => void): Promise<void> {
+		const workflow = await this.publicApi<WorkflowJson>('GET', `/workflows/${workflowId}`);
+		edit(workflow);
+		const { executionOrder } = (workflow.settings ?? {}) as JsonObject;
+		await this.publicApi('PUT', `/workflows/${workflowId}`, {
+			name: workflow.name,
+			nodes: workflow.nodes,
+			connections: workflow.connections,
+			settings: executionOrder === undefined ? {} : { executionOrder },
+		});
 	}
 
 	/** Waits until an execution has the given status (e.g. `waiting` on a Wait node). */

@@ -471,23 +471,22 @@ export async function startRoundRobinProxy(): Promise<RoundRobinProxy> {
 				method: request.method,
 				headers,
 				body: chunks.length > 0 ? Buffer.concat(chunks) : undefined,
-				signal: AbortSignal.timeout(30_000),
+				signal: AbortSignal.timeout(60_000),
 			})
-				.then(
-					async (answer) => {
-						const body = Buffer.from(await answer.arrayBuffer());
-						if (answer.ok && /"started"\s*:\s*true/.test(body.toString('utf8')))
-							proxy.startedAnswers += 1;
-						response.writeHead(answer.status, {
-							'content-type': answer.headers.get('content-type') ?? 'text/plain',
-						});
-						response.end(body);
-					},
-					(error: unknown) => {
-						response.writeHead(502, { 'content-type': 'text/plain' });
-						response.end(`proxy: ${error instanceof Error ? error.message : String(error)}`);
-					},
-				)
+				.then(async (answer) => {
+					const body = Buffer.from(await answer.arrayBuffer());
+					if (answer.ok && /"started"\s*:\s*true/.test(body.toString('utf8')))
+						proxy.startedAnswers += 1;
+					response.writeHead(answer.status, {
+						'content-type': answer.headers.get('content-type') ?? 'text/plain',
+					});
+					response.end(body);
+				})
+				// A target that is down, or an answer (or its body) that never comes.
+				.catch((error: unknown) => {
+					if (!response.headersSent) response.writeHead(502, { 'content-type': 'text/plain' });
+					response.end(`proxy: ${error instanceof Error ? error.message : String(error)}`);
+				})
 				.finally(() => (proxy.inFlight -= 1));
 		});
 	});

@@ -115,15 +115,15 @@ async function startLossyForwarder(
 				headers: { 'content-type': request.headers['content-type'] ?? 'application/json' },
 				body,
 			})
-				.then(
-					async (answer) => {
-						const text = await answer.text();
-						if (answer.ok && (JSON.parse(text) as { started?: boolean }).started === true)
-							startedTaskIds.push(taskId);
-						response.writeHead(answer.status).end(text);
-					},
-					() => response.writeHead(502).end(),
-				)
+				.then(async (answer) => {
+					const text = await answer.text();
+					if (answer.ok && /"started"\s*:\s*true/.test(text)) startedTaskIds.push(taskId);
+					response.writeHead(answer.status).end(text);
+				})
+				.catch(() => {
+					if (!response.headersSent) response.writeHead(502);
+					response.end();
+				})
 				.finally(() => (inFlight -= 1));
 		});
 	});
@@ -282,11 +282,12 @@ describe.each(N8N_LINES)('Task Callback Trigger on n8n line %s.x', (line) => {
 			};
 		});
 		const queriesBefore = sim.requestsTo('GET', '/v1/task/get/').length;
-		const sweep = await running().runManualWorkflow(SWEEPER_ID, (workflow) => {
+		await running().updateWorkflow(SWEEPER_ID, (workflow) => {
 			const pending = workflow.nodes.find((node) => node.name === 'Tasks Without a Result');
 			if (!pending) throw new Error('the sweeper example has no "Tasks Without a Result" node');
 			pending.parameters = { jsCode: `return ${JSON.stringify(rows)};` };
 		});
+		const sweep = await running().runManualWorkflow(SWEEPER_ID);
 		expect(sweep.execution.status).toBe('success');
 		const bySweeper = nodeOutput(sweep.execution, 'Record Result');
 		expect(nodeOutput(sweep.execution, 'Check Tasks', 1)).toEqual([]);
@@ -372,7 +373,8 @@ describe.each(N8N_LINES)('Task Callback Trigger on n8n line %s.x', (line) => {
 		);
 		expect(startedAgain).toEqual([]);
 		expect(new Set(replayed.map((answer) => answer.dropped))).toEqual(new Set(['duplicate']));
-	});
+		// 250 creates, 1,000 callbacks and a restart: minutes on a busy machine.
+	}, 420_000);
 
 	test('a wrong secret never starts the workflow', async () => {
 		const answer = await running().http(
