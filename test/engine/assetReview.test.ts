@@ -392,6 +392,7 @@ describe('Model Gateway Asset Review through the real engine', () => {
 	});
 
 	it('explains a wrong access token (401)', async () => {
+		gateway.expectViolations('wrong-credential');
 		const result = await runNode(reviewNode(listOf('https://cdn.example/a.png')), {
 			credentials: gateway.credentials({ accessToken: 'wrong-token' }),
 		});

@@ -1,7 +1,7 @@
 import { MP4_FILE, PNG_FILE } from '../files';
 import { newId, unixSeconds } from '../ids';
 import { MAGIC } from '../magic';
-import { json, type Reply } from '../reply';
+import { json, refused, type Reply } from '../reply';
 import type { Route } from '../router';
 import type { SimState } from '../state';
 import { DUPLICATE_CALLBACK_GAP_MS } from '../tasks';
@@ -39,7 +39,7 @@ export function assetReviewRoutes(state: SimState): Route[] {
 // HTTP 400 with the review envelope's own numeric code (the spec shows no failure status;
 // this README documents this one).
 function reviewError(message: string): Reply {
-	return json(400, { code: 400, message, error_message: message });
+	return refused('invalid-body', message, 400, { code: 400, message, error_message: message });
 }
 
 function reviewAssets(state: SimState, body: unknown): Reply {

@@ -1,9 +1,10 @@
 import { isImageUrlOrBase64 } from '../../imageData';
 import { newNumericId, newRequestId } from '../../ids';
 import { MAGIC, UNKNOWN_STATUS_WORD } from '../../magic';
-import { json, type Reply } from '../../reply';
+import { json, refused, type Reply } from '../../reply';
 import type { Route } from '../../router';
 import type { SimState } from '../../state';
+import type { RefusalRule } from '../../types';
 import { statusAt, statusChangedAt, type SimTask, type TaskStatus } from '../../tasks';
 import {
 	arrayField,
@@ -70,14 +71,20 @@ function businessError(code: number, message: string): Reply {
 	return json(200, { code, message, request_id: newRequestId() });
 }
 
+/** A refusal in Family A's shape: HTTP 200 with a non-zero code, recorded as a violation. */
+function refusedWithCode(rule: RefusalRule, code: number, message: string): Reply {
+	return refused(rule, message, 200, { code, message, request_id: newRequestId() });
+}
+
 function envelope(taskId: string, data: JsonObject): Reply {
 	return json(200, { code: 0, message: '', task_id: taskId, request_id: newRequestId(), data });
 }
 
 function createTask(state: SimState, kind: CreatableKind, body: unknown): Reply {
-	if (!isRecord(body)) return businessError(INVALID_REQUEST, notAnObject().message);
+	if (!isRecord(body))
+		return refusedWithCode('invalid-body', INVALID_REQUEST, notAnObject().message);
 	const issue = kind === 'omni-video' ? validateOmniVideo(body) : validateImage2Video(body);
-	if (issue) return businessError(INVALID_REQUEST, issue.message);
+	if (issue) return refusedWithCode('invalid-body', INVALID_REQUEST, issue.message);
 
 	const shotPrompts = arrayField(body, 'multi_prompt')
 		.filter(isRecord)
@@ -106,7 +113,7 @@ function getTask(state: SimState, kind: string, taskId: string): Reply {
 	const task = state.tasks.find(taskId);
 	// A task is only found under the kind that created it, like upstream.
 	if (task?.family !== 'familyA' || task.variant !== kind)
-		return businessError(TASK_NOT_FOUND, 'task not found');
+		return refusedWithCode('unknown-id', TASK_NOT_FOUND, 'task not found');
 	return envelope(task.id, taskData(state, task, statusAt(task, Date.now())));
 }
 

@@ -1,9 +1,10 @@
 import { MP4_FILE } from '../../files';
 import { newId } from '../../ids';
 import { MAGIC, UNKNOWN_STATUS_WORD } from '../../magic';
-import { json, type Reply } from '../../reply';
+import { json, refused, type Reply } from '../../reply';
 import type { Route } from '../../router';
 import type { SimState } from '../../state';
+import type { RefusalRule } from '../../types';
 import { statusAt, type SimTask, type TaskStatus } from '../../tasks';
 import {
 	arrayField,
@@ -44,8 +45,8 @@ export function longRunningRoutes(state: SimState): Route[] {
 	];
 }
 
-function googleError(status: number, rpcStatus: string, message: string): Reply {
-	return json(status, { error: { code: status, message, status: rpcStatus } });
+function googleError(rule: RefusalRule, status: number, rpcStatus: string, message: string): Reply {
+	return refused(rule, message, status, { error: { code: status, message, status: rpcStatus } });
 }
 
 function operationName(model: string, operationId: string): string {
@@ -53,10 +54,16 @@ function operationName(model: string, operationId: string): string {
 }
 
 function createOperation(state: SimState, model: string, body: unknown): Reply {
-	if (!isRecord(body)) return googleError(400, 'INVALID_ARGUMENT', notAnObject().message);
+	if (!isRecord(body))
+		return googleError('invalid-body', 400, 'INVALID_ARGUMENT', notAnObject().message);
 	const issue = validateCreate(body);
 	if (issue)
-		return googleError(400, 'INVALID_ARGUMENT', `${issue.param ?? 'body'}: ${issue.message}`);
+		return googleError(
+			'invalid-body',
+			400,
+			'INVALID_ARGUMENT',
+			`${issue.param ?? 'body'}: ${issue.message}`,
+		);
 	const operationId = newId('op', 10);
 	const prompt = arrayField(body, 'instances')
 		.filter(isRecord)
@@ -78,6 +85,7 @@ function getOperation(state: SimState, model: string, operationId: string): Repl
 	// The operation name embeds the model: a different model names a different operation.
 	if (!task || task.model !== model)
 		return googleError(
+			'unknown-id',
 			404,
 			'NOT_FOUND',
 			`Operation ${operationName(model, operationId)} not found.`,
