@@ -188,6 +188,22 @@ function commonChecks(body: JsonObject): Array<Issue | undefined> {
 		optionalString(body, 'aspect_ratio'),
 		optionalNumber(body, 'cfg_scale', { min: 0, max: 1 }),
 		optionalArray(body, 'multi_prompt', { items: 'object' }),
+		// Spec (omni-video): items `index` (integer), `prompt` (string), `duration` (string, seconds).
+		listItemIssue(body, 'multi_prompt', (shot) =>
+			shot.index !== undefined && !Number.isInteger(shot.index)
+				? 'index must be an integer'
+				: typeof shot.prompt !== 'string'
+					? 'prompt must be a string'
+					: shot.duration !== undefined &&
+						  (typeof shot.duration !== 'string' || !/^\d+(\.\d+)?$/.test(shot.duration))
+						? 'duration must be a string of seconds'
+						: undefined,
+		),
+		// Spec Limits: element_list and voice_list are mutually exclusive.
+		optionalArray(body, 'voice_list', { max: 2 }),
+		arrayField(body, 'element_list').length > 0 && arrayField(body, 'voice_list').length > 0
+			? { param: 'voice_list', message: "'element_list' and 'voice_list' cannot be used together." }
+			: undefined,
 		optionalObject(body, 'watermark_info'),
 		optionalHttpUrl(body, 'callback_url'),
 		optionalString(body, 'external_task_id'),
@@ -233,6 +249,14 @@ function validateOmniVideo(body: JsonObject): Issue | undefined {
 			? undefined
 			: { param: 'multi_shot', message: "'multi_shot' must be a boolean." },
 		optionalOneOf(body, 'shot_type', ['customize']),
+		// Spec: `multi_shot` "enables custom shots": shots without it are not custom shots.
+		(body.shot_type === 'customize' || arrayField(body, 'multi_prompt').length > 0) &&
+			body.multi_shot !== true
+			? {
+					param: 'multi_shot',
+					message: "Custom shots ('shot_type' customize, 'multi_prompt') need 'multi_shot': true.",
+				}
+			: undefined,
 	);
 }
 
@@ -284,10 +308,6 @@ function validateImage2Video(body: JsonObject): Issue | undefined {
 			: { param: 'image', message: "At least one of 'image' and 'image_tail' is required." },
 		frameIssue(body, 'image'),
 		frameIssue(body, 'image_tail'),
-		optionalArray(body, 'voice_list', { max: 2 }),
-		arrayField(body, 'element_list').length > 0 && arrayField(body, 'voice_list').length > 0
-			? { param: 'voice_list', message: "'element_list' and 'voice_list' cannot be used together." }
-			: undefined,
 		body.multi_shot === undefined ||
 			typeof body.multi_shot === 'boolean' ||
 			body.multi_shot === 'intelligence' ||

@@ -1,4 +1,5 @@
 import { MP4_FILE } from '../../files';
+import { isBase64Text } from '../../imageData';
 import { newId } from '../../ids';
 import { MAGIC, UNKNOWN_STATUS_WORD } from '../../magic';
 import { json, refused, type Reply } from '../../reply';
@@ -148,7 +149,7 @@ function validateCreate(body: JsonObject): Issue | undefined {
 	const instances = arrayField(body, 'instances');
 	const parameters = recordField(body, 'parameters') ?? {};
 	const parameterIssue = firstIssue(
-		optionalNumber(parameters, 'sampleCount', { min: 1, max: 4, integer: true }),
+		optionalNumber(parameters, 'sampleCount', { min: 1, integer: true }),
 		optionalNumber(parameters, 'durationSeconds', { min: 1, integer: true }),
 		optionalString(parameters, 'aspectRatio'),
 		optionalString(parameters, 'resolution'),
@@ -170,9 +171,9 @@ function validateCreate(body: JsonObject): Issue | undefined {
 }
 
 function validateInstance(instance: JsonObject, index: number): Issue | undefined {
-	const hasPrompt = typeof instance.prompt === 'string' && instance.prompt.trim() !== '';
-	if (!hasPrompt && instance.image === undefined)
-		return { param: `instances[${index}].prompt`, message: 'a prompt or an image is required' };
+	// The spec: "Which fields are required: not shown"; only the types are checked.
+	const prompt = optionalString(instance, 'prompt');
+	if (prompt) return { ...prompt, param: `instances[${index}].prompt` };
 	for (const key of ['image', 'lastFrame']) {
 		const media = instance[key];
 		if (media === undefined) continue;
@@ -184,6 +185,12 @@ function validateInstance(instance: JsonObject, index: number): Issue | undefine
 			return {
 				param: `instances[${index}].${key}`,
 				message: 'must be {bytesBase64Encoded, mimeType}',
+			};
+		}
+		if (!isBase64Text(media.bytesBase64Encoded)) {
+			return {
+				param: `instances[${index}].${key}.bytesBase64Encoded`,
+				message: 'must be Base64 text (the image bytes)',
 			};
 		}
 	}

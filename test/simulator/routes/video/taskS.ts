@@ -17,7 +17,10 @@ import {
 	arrayField,
 	booleanField,
 	firstIssue,
+	isHttpUrl,
 	isRecord,
+	type Issue,
+	type JsonObject,
 	notAnObject,
 	numberField,
 	optionalBoolean,
@@ -27,8 +30,6 @@ import {
 	requiredArray,
 	requiredString,
 	stringField,
-	type Issue,
-	type JsonObject,
 } from '../../validate';
 import { createVideoTask, failureMessage, findTask, resultUrls } from './videoTasks';
 
@@ -180,7 +181,7 @@ function validateCreate(body: JsonObject): Issue | undefined {
 		typeof body.ratio === 'string' && !isRatio(body.ratio)
 			? { param: 'ratio', message: "'ratio' must be an aspect ratio in the form '<w>:<h>'." }
 			: undefined,
-		optionalNumber(body, 'duration', { min: 1 }),
+		optionalNumber(body, 'duration'),
 		optionalBoolean(body, 'watermark'),
 		optionalHttpUrl(body, 'callback_url'),
 		optionalString(body, 'resolution'),
@@ -204,11 +205,11 @@ function validateContent(items: unknown[]): Issue | undefined {
 		const media = item[type];
 		if (
 			type !== 'text' &&
-			(!isRecord(media) || typeof media.url !== 'string' || media.url === '')
+			(!isRecord(media) || typeof media.url !== 'string' || !isHttpUrl(media.url))
 		) {
 			return {
 				param: `${param}.${type}.url`,
-				message: `'${param}.${type}.url' must be a non-empty string.`,
+				message: `'${param}.${type}.url' must be an http(s) URL.`,
 			};
 		}
 		const roles = ROLES_BY_TYPE[type] ?? [];
