@@ -105,12 +105,15 @@ async function handleRequest(
 				`${request} repeated a create whose earlier attempt failed ambiguously (5xx, dropped connection or timeout): it may have been processed, and a repeat can bill twice.`,
 			);
 		}
-		// The client gave up (a timeout) before the answer: it cannot know whether it was processed.
-		res.on('close', () => {
-			if (!res.writableFinished) markAmbiguous();
-		});
 	}
+	// The client gave up (a timeout) before any answer: it cannot know whether it was processed.
+	// (Once an answer is under way it knows; a close racing the end of a sent answer is no timeout.)
+	let answerStarted = false;
+	res.on('close', () => {
+		if (!answerStarted) markAmbiguous();
+	});
 	const answer = async (reply: Reply): Promise<void> => {
+		answerStarted = true;
 		if (record !== undefined) record.status = reply.kind === 'sse' ? 200 : reply.status;
 		// A 5xx, or an answer to a client that already gave up, leaves the outcome unknown to it.
 		if (res.destroyed || (reply.kind !== 'sse' && reply.status >= 500)) markAmbiguous();
