@@ -316,6 +316,7 @@ describe.each(N8N_LINES)('n8n line %s.x in queue mode', (line) => {
 		expect(sim.requestsTo('GET', '/v1/task/get/')).toHaveLength(
 			withoutResult.filter((task) => task.family === 'taskS').length,
 		);
+		// And no other rule of the spec broken (refused bodies, credentials, repeated creates, ...).
 		expect(sim.violations).toEqual([]);
 
 		// The loop: every generic task out exactly once, in a pass after the main restart.

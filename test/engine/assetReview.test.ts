@@ -392,6 +392,7 @@ describe('Model Gateway Asset Review through the real engine', () => {
 	});
 
 	it('explains a wrong access token (401)', async () => {
+		gateway.expectViolations('wrong-credential');
 		const result = await runNode(reviewNode(listOf('https://cdn.example/a.png')), {
 			credentials: gateway.credentials({ accessToken: 'wrong-token' }),
 		});
@@ -510,5 +511,50 @@ describe('Model Gateway Asset Review through the real engine', () => {
 			'The identity host answered with something that is not an asset review result',
 		);
 		expect(result.error(NODE)?.description).toContain('Received: [1,2]');
+	});
+});
+
+describe('Asset Review, Aggregate Items: a request fails after others were submitted', () => {
+	// 51 items, one URL each: two requests (50 + 1); the second fails inside HTTP 200.
+	const input = Array.from({ length: 51 }, (_, index) => ({
+		json: {
+			url: `https://cdn.example/${index === 50 ? 'batchfail' : 'asset'}-${index}.png`,
+		},
+	}));
+	const aggregate = { urlSource: 'aggregate', urlPerItem: '={{ $json.url }}' };
+
+	it('the node stops and names the review already submitted (and billed), by its first item', async () => {
+		const result = await runNode(reviewNode(aggregate), {
+			credentials: gateway.credentials(),
+			input,
+		});
+		expect(reviewRequests()).toHaveLength(2);
+		const error = result.error(NODE) as unknown as {
+			message: string;
+			description: string;
+			context: IDataObject;
+		};
+		expect(error.message).toBe('The asset review failed: review service failed');
+		const [first] = reviewRequests();
+		expect((first.body as IDataObject).images).toHaveLength(50);
+		expect(error.context.createdBeforeFailure).toEqual([
+			{ itemIndex: 0, id: expect.stringMatching(/^review task review_/) },
+		]);
+		const [{ id }] = error.context.createdBeforeFailure as Array<{ id: string }>;
+		expect(error.description).toContain(
+			`Created (and billed) before the node stopped, not in any output: item 0: ${id}.`,
+		);
+	});
+
+	it('under Continue On Fail, the failed request becomes an error item of its own item, in input order', async () => {
+		const result = await runNode(reviewNode({ ...aggregate, splitByAsset: true }, true), {
+			credentials: gateway.credentials(),
+			input,
+		});
+		expect(result.error(NODE)).toBeUndefined();
+		expect(result.items).toHaveLength(51);
+		expect(result.items.slice(0, 50).map((item) => item.json.passed)).toEqual(Array(50).fill(true));
+		expect(result.items[50].json.error).toBe('The asset review failed: review service failed');
+		expect(result.items[50].pairedItem).toEqual({ item: 50 });
 	});
 });

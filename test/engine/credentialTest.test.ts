@@ -68,6 +68,8 @@ describe('Model Gateway API credential', () => {
 	const answer = answerTo('GET', probePath);
 
 	it('a good key passes, sent as a Bearer token on a free read', async () => {
+		// The spec has no free read: the probe reads a task id the gateway cannot know.
+		gateway.expectViolations('unknown-id');
 		await expect(testCredential('modelGatewayApi', apiCredential())).resolves.toEqual({
 			status: 'OK',
 			message: 'API key accepted',
@@ -127,6 +129,7 @@ describe('Model Gateway API credential', () => {
 		],
 	])('%s', async (_case, fault, overrides, expected) => {
 		if (fault) gateway.simulator.injectFault(fault);
+		else gateway.expectViolations('wrong-credential');
 		await expect(testCredential('modelGatewayApi', apiCredential(overrides))).resolves.toEqual(
 			expected,
 		);
@@ -159,6 +162,7 @@ describe('Model Gateway Asset Review API credential', () => {
 	const answer = answerTo('POST', reviewPath);
 
 	it('a good token passes although the empty review is refused, and nothing is reviewed', async () => {
+		gateway.expectViolations('invalid-body');
 		// The identity host answers the empty review with HTTP 400, as its docs say: the token
 		// was accepted, only the probe itself was refused.
 		await expect(testCredential('modelGatewayAssetReviewApi', reviewCredential())).resolves.toEqual(
@@ -205,6 +209,7 @@ describe('Model Gateway Asset Review API credential', () => {
 		],
 	])('%s', async (_case, fault, overrides, expected) => {
 		if (fault) gateway.simulator.injectFault(fault);
+		else gateway.expectViolations('wrong-credential');
 		await expect(
 			testCredential('modelGatewayAssetReviewApi', reviewCredential(overrides)),
 		).resolves.toEqual(expected);

@@ -35,7 +35,10 @@ describe('image edit request schema', () => {
 				'iVBORw0KGgoAAAANSUhEUg',
 				'aGVsbG8td29ybGRfXw',
 			],
-			bbox_list: [{ x: 1, y: 2 }, [0, 0, 10, 10]],
+			bbox_list: [
+				{ x: 1, y: 2 },
+				{ x: 0, y: 0, w: 10, h: 10 },
+			],
 			n: 4,
 			size: '2K',
 			thinking_mode: false,
@@ -43,9 +46,9 @@ describe('image edit request schema', () => {
 		};
 		expect(validateRequest(imageEditRequestSchema, full, node, 0)).toEqual(full);
 		expect(
-			validateRequest(imageEditRequestSchema, { ...minimal, bbox_list: '[[1,2,3,4]]' }, node, 0)
+			validateRequest(imageEditRequestSchema, { ...minimal, bbox_list: '[{"x":1}]' }, node, 0)
 				.bbox_list,
-		).toEqual([[1, 2, 3, 4]]);
+		).toEqual([{ x: 1 }]);
 	});
 
 	it.each([
@@ -53,6 +56,10 @@ describe('image edit request schema', () => {
 		[{ ...minimal, watermark: 1 }, 'Item 3: "watermark": must be true or false'],
 		[{ ...minimal, size: '1k' }, 'Item 3: "size": must be one of 1K, 2K, 4K'],
 		[{ ...minimal, n: '2' }, 'Item 3: "n": must be a number'],
+		[
+			{ ...minimal, bbox_list: [[0, 0, 10, 10]] },
+			'Item 3: "bbox_list[0]": each region must be a JSON object (the spec: object[])',
+		],
 		[
 			{ ...minimal, bbox_list: [] },
 			'Item 3: "bbox_list": must list at least 1 region (or leave the option out)',

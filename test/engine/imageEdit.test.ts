@@ -606,3 +606,80 @@ describe('Image Edit batching', () => {
 		}
 	});
 });
+
+describe('Image Edit: answers the simulator does not give', () => {
+	const NOT_AN_IMAGE = Buffer.from('plain bytes, no image signature').toString('base64');
+	/** Any download attempt would fail: a success proves nothing was downloaded. */
+	const failEveryDownload = () =>
+		gateway.simulator.injectFault({
+			method: 'GET',
+			path: '/files/',
+			kind: 'status',
+			status: 500,
+			times: 100,
+		});
+
+	it('labels base64 bytes without a known signature by output_format, else as PNG, and lays several into one item', async () => {
+		failEveryDownload();
+		answerEditWith({
+			data: [{ b64_json: NOT_AN_IMAGE }, { b64_json: NOT_AN_IMAGE, revised_prompt: 'second' }],
+			output_format: 'webp',
+			metadata: {},
+		});
+		const result = await runNode(
+			editNode({
+				...urlImage('https://example.com/photo.png'),
+				options: { outputContent: 'binary', outputLayout: 'oneItem' },
+			}),
+			{ credentials: gateway.credentials() },
+		);
+		expect(result.error('Node Under Test')).toBeUndefined();
+		expect(result.items).toHaveLength(1);
+		const [item] = result.items;
+		expect(item.json.images).toEqual([
+			{ imageIndex: 0, revisedPrompt: null, binaryPropertyName: 'data' },
+			{ imageIndex: 1, revisedPrompt: 'second', binaryPropertyName: 'data_1' },
+		]);
+		expect(item.binary?.data).toMatchObject({
+			mimeType: 'image/webp',
+			fileName: 'edited-image-1.webp',
+		});
+		expect(item.binary?.data_1?.fileName).toBe('edited-image-2.webp');
+		expect(item.json.providerMetadata).toEqual({
+			finishReasons: [],
+			finished: null,
+			imageCount: null,
+			size: null,
+			requestId: null,
+		});
+
+		answerEditWith({ data: [{ b64_json: NOT_AN_IMAGE }] });
+		const unlabelled = await runNode(editNode(urlImage('https://example.com/photo.png')), {
+			credentials: gateway.credentials(),
+		});
+		expect(unlabelled.items[0].binary?.data).toMatchObject({
+			mimeType: 'image/png',
+			fileName: 'edited-image-1.png',
+		});
+	});
+
+	it('an answer without data is one item with no images', async () => {
+		answerEditWith({ model: 'image-edit-1' });
+		const result = await runNode(editNode(urlImage('https://example.com/photo.png')), {
+			credentials: gateway.credentials(),
+		});
+		expect(result.items.map((item) => item.json.images)).toEqual([[]]);
+	});
+
+	it('names an image that has neither a URL nor base64 data (a null entry too)', async () => {
+		for (const entry of [null, { revised_prompt: 'no data' }]) {
+			answerEditWith({ data: [{ b64_json: PNG_BYTES.toString('base64') }, entry] });
+			const result = await runNode(editNode(urlImage('https://example.com/photo.png')), {
+				credentials: gateway.credentials(),
+			});
+			expect(result.error('Node Under Test')?.message).toBe(
+				'The gateway returned result image 2 of 2 with neither a URL nor base64 data',
+			);
+		}
+	});
+});

@@ -19,6 +19,16 @@ const echoingError = (key: string) => ({
 	details: [{ received: key }],
 });
 
+/**
+ * Each test runs the node twice with the same body (plain, then Continue On Fail), as a user
+ * re-running a workflow would: after a 5xx that second run repeats a create the gateway may
+ * have processed, which the simulator records. The node itself never repeats it (transport tests).
+ */
+const declareRerunAfter = (faults: Fault[]): void => {
+	if (faults.some((fault) => fault.kind === 'status' && fault.status >= 500))
+		gateway.expectViolations('create-repeated-after-ambiguous-failure');
+};
+
 const sse = (events: Array<{ event?: string; data: object }>) =>
 	events
 		.map(
@@ -174,6 +184,7 @@ describe.each(nodes)('$type: the API key never appears', ({ type, paths, paramet
 		const key = sim.apiKey;
 		sim.injectFault(fault(key));
 		sim.injectFault(fault(key));
+		declareRerunAfter([fault(key)]);
 		const failed = await runNode(
 			{ type, parameters: parameters(stream) },
 			{ credentials: gateway.credentials() },
@@ -468,6 +479,7 @@ describe.each(secretNodes)('$node: the secret never appears', ({ secret, paths, 
 	it.each(paths)('$name', async ({ faults, message }) => {
 		const key = secret();
 		for (const run of [0, 1]) for (const fault of faults(key)) gateway.simulator.injectFault(fault);
+		declareRerunAfter(faults(key));
 
 		const plain = await runNode(spec, { credentials: gateway.credentials() });
 		const error = plain.error(NODE);

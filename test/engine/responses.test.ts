@@ -168,6 +168,7 @@ describe('Model Gateway Responses: every field of the spec', () => {
 	});
 
 	it('reports the gateway message when the previous response is unknown', async () => {
+		gateway.expectViolations('invalid-body');
 		const result = await runNode(
 			responsesNode({ options: { previousResponseId: 'resp_missing' } }),
 			{ credentials: gateway.credentials() },

@@ -31,7 +31,7 @@ const getStatus = (taskId: string, createdAt: string) =>
 
 describe('Task family S polling rule', () => {
 	it('a query right after creation (a Created At that lies) is refused with 429 and recorded as a violation', async () => {
-		gateway.allowViolations();
+		gateway.expectViolations('task-s-query-too-early');
 		const taskId = await createSTask();
 		const result = await getStatus(taskId, minutesAgo(11));
 		const error = result.error('Node Under Test');

@@ -541,6 +541,7 @@ describe('confirm with the gateway', () => {
 	});
 
 	test('a callback about a task the gateway does not know is rejected with 403', async () => {
+		gateway.expectViolations('unknown-id');
 		await start({ confirmWithGateway: true }, gateway.credentials());
 		const answer = await post(forgedFamilyA('forged-id'));
 		expect(answer.status).toBe(403);

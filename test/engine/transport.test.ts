@@ -41,6 +41,7 @@ async function requestsStartedTo<T>(
 
 describe('transport: reads are retried safely', () => {
 	it('repeats a GET after 429 and waits as long as Retry-After (seconds) says', async () => {
+		gateway.expectViolations('unknown-id'); // the probe reads a task the gateway does not know
 		const sim = gateway.simulator;
 		sim.injectFault({
 			method: 'GET',
@@ -81,6 +82,7 @@ describe('transport: reads are retried safely', () => {
 	});
 
 	it('retries a GET after a dropped connection', async () => {
+		gateway.expectViolations('unknown-id'); // the probe reads a task the gateway does not know
 		const sim = gateway.simulator;
 		sim.injectFault({ method: 'GET', path: TASK_PATH, kind: 'drop' });
 		const result = await runNode(probe({ method: 'GET', path: TASK_PATH, kind: 'read' }), {
@@ -332,6 +334,7 @@ describe('transport: errors', () => {
 	});
 
 	it('reports a wrong API key with the gateway 401 message', async () => {
+		gateway.expectViolations('wrong-credential');
 		const result = await runNode(probe({ method: 'GET', path: TASK_PATH, kind: 'read' }), {
 			credentials: gateway.credentials({ apiKey: 'wrong-key-123' }),
 		});
@@ -342,6 +345,7 @@ describe('transport: errors', () => {
 	});
 
 	it('turns a Family A business error inside HTTP 200 into a failure', async () => {
+		gateway.expectViolations('unknown-id'); // the probe reads a task the gateway does not know
 		const result = await runNode(
 			probe({ method: 'GET', path: TASK_PATH, kind: 'read', businessFailureOf: 'familyA' }),
 			{ credentials: gateway.credentials() },
@@ -374,6 +378,7 @@ describe('transport: errors', () => {
 	});
 
 	it('sends X-Trace-ID on the base host only, and never an Authorization header to the identity host', async () => {
+		gateway.expectViolations('unknown-id'); // the probe reads a task the gateway does not know
 		const sim = gateway.simulator;
 		await runNode(probe({ method: 'GET', path: TASK_PATH, kind: 'read', traceId: 'my-trace-1' }), {
 			credentials: gateway.credentials(),

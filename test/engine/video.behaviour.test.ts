@@ -152,6 +152,7 @@ describe('Model Gateway Video: business errors inside HTTP 200', () => {
 	});
 
 	it('Family A: an unknown task on query (code 1203) is an error, not a task', async () => {
+		gateway.expectViolations('unknown-id');
 		const result = await runNode(
 			videoNode('familyA', 'getStatus', {
 				taskSource: 'manual',

@@ -145,9 +145,26 @@ const cases: Array<[string, ReturnType<typeof videoNode>, string]> = [
 		'"content[0].image_url.url": must not be empty: give an http or https URL',
 	],
 	[
-		'Family B without Prompt or FileInfos',
-		videoNode('familyB', 'create', { model: 'b', familyBPrompt: '' }),
-		'"Prompt": is required when no FileInfos are given',
+		'Family B field in snake_case (the spec: PascalCase)',
+		videoNode('familyB', 'create', {
+			model: 'b',
+			familyBPrompt: 'x',
+			options: { additionalBodyFields: '{"output_config": {"Duration": 5}}' },
+		}),
+		'"output_config": is not a Family B field: the spec names it "OutputConfig"',
+	],
+	[
+		'Family A omni-video shots without Multi-Shot on',
+		videoNode('familyA', 'create', {
+			model: 'a',
+			familyAPrompt: 'x',
+			familyAOptions: {
+				aspect_ratio: '16:9',
+				multi_shot: 'false',
+				multiPrompt: { shots: [{ index: 1, prompt: 'a', duration: '5' }] },
+			},
+		}),
+		'"multi_shot": must be true (On) for custom shots (Shot Type "customize" or Multi-Shot Prompts)',
 	],
 	[
 		'Family B FileInfos not a list',
@@ -166,14 +183,6 @@ const cases: Array<[string, ReturnType<typeof videoNode>, string]> = [
 			familyCOptions: { subjects: '[{oops' },
 		}),
 		'"subjects": must be a JSON array of objects',
-	],
-	[
-		'long-running instance without prompt or image',
-		videoNode('longRunning', 'create', {
-			model: 'veo',
-			longRunningInstances: { instances: [{ prompt: '' }] },
-		}),
-		'"instances[0].prompt": a prompt or an image is required',
 	],
 	[
 		'long-running sampleCount < 1',

@@ -103,3 +103,37 @@ describe('Wait for Task and Get Status refuse what cannot be right, and send not
 		expect(gateway.simulator.requests).toEqual([]);
 	});
 });
+
+describe('Wait for Task: what it knows of a task before asking', () => {
+	it("an item about another task lends nothing: a task not yet due leaves Still Running with status unknown, not the item's", async () => {
+		const itemOfTaskA = {
+			family: 'taskS',
+			taskId: 'cgt-a',
+			status: 'running',
+			rawStatus: 'running',
+			done: false,
+			raw: { id: 'cgt-a' },
+		};
+		const result = await runNode(
+			checkOnce({ family: 'taskS', taskId: 'cgt-b', createdAt: ago(1_000) }),
+			{ credentials: gateway.credentials(), input: [{ json: itemOfTaskA }] },
+		);
+		expect(result.error('Node Under Test')).toBeUndefined();
+		const [, , , stillRunning] = outputs(result);
+		const [pending] = stillRunning[0].json.pendingTasks as IDataObject[];
+		expect(pending).toMatchObject({ taskId: 'cgt-b', status: 'unknown', rawStatus: null });
+		expect(pending).not.toHaveProperty('raw');
+
+		// The same item for its own task carries its status.
+		const own = await runNode(
+			checkOnce({ family: 'taskS', taskId: 'cgt-a', createdAt: ago(1_000) }),
+			{
+				credentials: gateway.credentials(),
+				input: [{ json: itemOfTaskA }],
+			},
+		);
+		const [ownPending] = outputs(own)[3][0].json.pendingTasks as IDataObject[];
+		expect(ownPending).toMatchObject({ taskId: 'cgt-a', status: 'running', rawStatus: 'running' });
+		expect(gateway.simulator.requests).toEqual([]);
+	});
+});

@@ -1,4 +1,4 @@
-import { json, type Reply } from './reply';
+import { json, refused, type Reply } from './reply';
 import type { Issue } from './validate';
 
 /** OpenAI-style error body, used by chat, responses, images, generic video, Family B and C. */
@@ -13,9 +13,18 @@ export function openAiError(
 }
 
 export function openAiInvalid(issue: Issue): Reply {
-	return openAiError(400, issue.message, 'invalid_request_error', issue.param);
+	return refused('invalid-body', issue.message, 400, {
+		error: {
+			message: issue.message,
+			type: 'invalid_request_error',
+			param: issue.param,
+			code: null,
+		},
+	});
 }
 
 export function openAiNotFound(message: string): Reply {
-	return openAiError(404, message, 'invalid_request_error', null, 'not_found');
+	return refused('unknown-id', message, 404, {
+		error: { message, type: 'invalid_request_error', param: null, code: 'not_found' },
+	});
 }

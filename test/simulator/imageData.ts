@@ -15,6 +15,11 @@ const IMAGE_SIGNATURES: ReadonlyArray<{ offset: number; bytes: number[] }> = [
 	{ offset: 0, bytes: [0x42, 0x4d] }, // BMP
 ];
 
+/** Base64 text, standard or URL-safe alphabet, padding optional. */
+export function isBase64Text(value: unknown): boolean {
+	return typeof value === 'string' && /^[A-Za-z0-9+/_-]+={0,2}$/.test(value.replace(/\s/g, ''));
+}
+
 /** Raw Base64 (standard alphabet, padded) whose bytes start like an image file. */
 export function isBase64Image(value: string): boolean {
 	if (value.length === 0 || !BASE64_PATTERN.test(value)) return false;

@@ -5,6 +5,7 @@
 export { startSimulator, DEFAULT_OPTIONS } from './simulator';
 export { closedPortUrl } from './faults';
 export { MAGIC, UNKNOWN_STATUS_WORD } from './magic';
+export { VIOLATION_RULES } from './types';
 export type {
 	CallbackRecord,
 	Fault,
@@ -12,4 +13,5 @@ export type {
 	Simulator,
 	SimulatorOptions,
 	Violation,
+	ViolationRule,
 } from './types';

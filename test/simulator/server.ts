@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import { AmbiguousCreates } from './ambiguousCreates';
 import { faultReply } from './faultReplies';
 import type { FaultQueue } from './faults';
 import { retryAfterHeaders, type RateLimiter } from './rateLimit';
@@ -7,7 +8,7 @@ import { findRoute, type Route } from './router';
 import { writeInSlices } from './sse';
 import type { TaskTable } from './tasks';
 import type { Timers } from './timers';
-import type { HostName, RecordedRequest, ResolvedOptions, Violation } from './types';
+import type { HostName, RecordedRequest, ResolvedOptions, Violation, ViolationRule } from './types';
 
 export interface PipelineDeps {
 	routes: readonly Route[];
@@ -21,6 +22,7 @@ export interface PipelineDeps {
 	requestTimers: Timers;
 	rateLimiter: RateLimiter;
 	violations: Violation[];
+	ambiguousCreates: AmbiguousCreates;
 }
 
 const CONTROL_PREFIX = '/__control/';
@@ -71,6 +73,18 @@ async function handleRequest(
 
 	const match = findRoute(deps.routes, host, method, path);
 	const isPublicFile = match?.route.isPublicFile === true;
+	const request = `${method} ${path}`;
+	const violation = (rule: ViolationRule, message: string): void => {
+		deps.violations.push({ rule, request, at: Date.now(), message });
+	};
+	// Every POST of the gateway creates something billed (a completion, an edit, a task, a review).
+	const createKey =
+		match !== undefined && !isPublicFile && method === 'POST'
+			? AmbiguousCreates.key(host, path, rawBody.toString('utf8'))
+			: undefined;
+	const markAmbiguous = (): void => {
+		if (createKey !== undefined) deps.ambiguousCreates.remember(createKey);
+	};
 	let record: RecordedRequest | undefined;
 	if (!isPublicFile) {
 		const at = Date.now();
@@ -80,15 +94,32 @@ async function handleRequest(
 		if (polledTaskId !== undefined) deps.tasks.recordPoll(polledTaskId, at);
 		if (host === 'identity' && headers.authorization !== undefined) {
 			// Spec: the identity host uses X-Access-Token "and no Authorization header".
-			deps.violations.push({
-				rule: 'authorization-on-identity-host',
-				at,
-				message: `${method} ${path} on the identity host carried an Authorization header.`,
-			});
+			violation(
+				'authorization-on-identity-host',
+				`${request} on the identity host carried an Authorization header.`,
+			);
+		}
+		if (createKey !== undefined && deps.ambiguousCreates.has(createKey)) {
+			violation(
+				'create-repeated-after-ambiguous-failure',
+				`${request} repeated a create whose earlier attempt failed ambiguously (5xx, dropped connection or timeout): it may have been processed, and a repeat can bill twice.`,
+			);
 		}
 	}
+	// The client gave up (a timeout) before any answer: it cannot know whether it was processed.
+	// (Once an answer is under way it knows; a close racing the end of a sent answer is no timeout.)
+	let answerStarted = false;
+	res.on('close', () => {
+		if (!answerStarted) markAmbiguous();
+	});
 	const answer = async (reply: Reply): Promise<void> => {
+		answerStarted = true;
 		if (record !== undefined) record.status = reply.kind === 'sse' ? 200 : reply.status;
+		// A 5xx, or an answer to a client that already gave up, leaves the outcome unknown to it.
+		if (res.destroyed || (reply.kind !== 'sse' && reply.status >= 500)) markAmbiguous();
+		if (reply.kind === 'json' && reply.refusal !== undefined) {
+			violation(reply.refusal.rule, `${request}: ${reply.refusal.message}`);
+		}
 		await sendReply(res, reply, deps.requestTimers);
 	};
 
@@ -97,6 +128,7 @@ async function handleRequest(
 	const fault = deps.faults.take(method, path);
 	if (fault !== undefined) {
 		if (fault.kind === 'drop' || fault.kind === 'refuse') {
+			markAmbiguous();
 			req.socket.destroy();
 			return;
 		}
@@ -111,7 +143,8 @@ async function handleRequest(
 	if (!isPublicFile) {
 		const denial = checkCredentials(host, headers, deps.options);
 		if (denial !== undefined) {
-			await answer(denial);
+			violation(denial.rule, `${request}: ${denial.message}`);
+			await answer(denial.reply);
 			return;
 		}
 	}
@@ -123,6 +156,7 @@ async function handleRequest(
 		}
 	}
 	if (match === undefined) {
+		violation('unknown-route', `${request} is no route of the ${host} host.`);
 		await answer(unknownRoute(host, method, path));
 		return;
 	}
@@ -138,26 +172,43 @@ async function handleRequest(
 	await answer(reply);
 }
 
+interface CredentialDenial {
+	rule: 'missing-credential' | 'wrong-credential';
+	message: string;
+	reply: Reply;
+}
+
 function checkCredentials(
 	host: HostName,
 	headers: Record<string, string>,
 	options: ResolvedOptions,
-): Reply | undefined {
+): CredentialDenial | undefined {
 	if (host === 'base') {
 		const token = /^Bearer\s+(.+)$/i.exec(headers.authorization ?? '')?.[1];
 		if (token === options.apiKey) return undefined;
-		return json(401, {
-			error: {
-				message: 'Invalid API key',
-				type: 'authentication_error',
-				param: null,
-				code: 'invalid_api_key',
-			},
-		});
+		return {
+			...(token === undefined
+				? { rule: 'missing-credential', message: 'no Authorization: Bearer header' }
+				: { rule: 'wrong-credential', message: 'the Bearer key is not the API key' }),
+			reply: json(401, {
+				error: {
+					message: 'Invalid API key',
+					type: 'authentication_error',
+					param: null,
+					code: 'invalid_api_key',
+				},
+			}),
+		};
 	}
 	// The identity host does not look at Authorization; tests assert it is absent from the log.
-	if (headers['x-access-token'] === options.accessToken) return undefined;
-	return json(401, { code: 401, message: 'invalid access token' });
+	const token = headers['x-access-token'];
+	if (token === options.accessToken) return undefined;
+	return {
+		...(token === undefined
+			? { rule: 'missing-credential', message: 'no X-Access-Token header' }
+			: { rule: 'wrong-credential', message: 'the X-Access-Token is not the access token' }),
+		reply: json(401, { code: 401, message: 'invalid access token' }),
+	};
 }
 
 function rateLimited(host: HostName, waitMs: number): Reply {

@@ -1,3 +1,4 @@
+import { AmbiguousCreates } from './ambiguousCreates';
 import { createServer, type Server } from 'node:http';
 import { CallbackSender } from './callbacks';
 import { FaultQueue, matchesPath } from './faults';
@@ -59,6 +60,7 @@ class GatewaySimulator implements Simulator {
 	private readonly lifecycleTimers = new Timers();
 	private readonly requestTimers = new Timers();
 	private readonly faults = new FaultQueue();
+	private readonly ambiguousCreates = new AmbiguousCreates();
 	private readonly callbackSender = new CallbackSender();
 	private readonly tasks: TaskTable;
 	private readonly rateLimiter: RateLimiter;
@@ -91,6 +93,7 @@ class GatewaySimulator implements Simulator {
 			requestTimers: this.requestTimers,
 			rateLimiter: this.rateLimiter,
 			violations: this.violations,
+			ambiguousCreates: this.ambiguousCreates,
 		};
 		this.servers = {
 			base: createServer(createRequestHandler('base', deps)),
@@ -148,6 +151,7 @@ class GatewaySimulator implements Simulator {
 		this.requests.length = 0;
 		this.violations.length = 0;
 		this.faults.clear();
+		this.ambiguousCreates.clear();
 		this.rateLimiter.reset();
 		this.lifecycleTimers.cancelAll();
 		this.callbackSender.clear();

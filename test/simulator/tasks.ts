@@ -26,8 +26,8 @@ export interface SimTask {
 	runningMs: number;
 	outcome: 'succeeded' | 'failed';
 	reportsUnknownStatus: boolean;
-	/** Task family S polling rule: when the last query the rule allowed was answered. */
-	lastAllowedQueryAt?: number;
+	/** Task family S polling rule: when the task was last queried (a refused query included). */
+	lastQueryAt?: number;
 }
 
 /** Status at a moment, driven purely by time since creation. */
@@ -78,8 +78,8 @@ export function taskSPollingVerdict(task: SimTask, at: number): PollingVerdict |
 	const firstAllowedAt = task.createdAt + TASK_S_FIRST_QUERY_AFTER_MS;
 	if (at < firstAllowedAt)
 		verdicts.push({ rule: 'task-s-query-too-early', allowedAt: firstAllowedAt });
-	if (task.lastAllowedQueryAt !== undefined) {
-		const nextAllowedAt = task.lastAllowedQueryAt + TASK_S_QUERY_INTERVAL_MS;
+	if (task.lastQueryAt !== undefined) {
+		const nextAllowedAt = task.lastQueryAt + TASK_S_QUERY_INTERVAL_MS;
 		if (at < nextAllowedAt)
 			verdicts.push({ rule: 'task-s-query-too-often', allowedAt: nextAllowedAt });
 	}
@@ -125,7 +125,7 @@ export class TaskTable {
 		if (!Number.isFinite(ms) || ms < 0)
 			throw new Error(`backdate needs a non-negative number of ms, got ${ms}`);
 		task.createdAt -= ms;
-		if (task.lastAllowedQueryAt !== undefined) task.lastAllowedQueryAt -= ms;
+		if (task.lastQueryAt !== undefined) task.lastQueryAt -= ms;
 	}
 
 	find(id: string): SimTask | undefined {

@@ -48,11 +48,31 @@ export interface RecordedRequest {
 	status?: number;
 }
 
-/** A rule of the spec a client broke; tests read these (the jest fixture fails on any). */
+/** What a route refuses because the client broke the spec (recorded as a violation). */
+export type RefusalRule = 'invalid-body' | 'unknown-id';
+
+/** Every kind of spec violation the simulator records (README, "Spec violations"). */
+export const VIOLATION_RULES = [
+	'task-s-query-too-early',
+	'task-s-query-too-often',
+	'authorization-on-identity-host',
+	'invalid-body',
+	'unknown-id',
+	'unknown-route',
+	'missing-credential',
+	'wrong-credential',
+	'create-repeated-after-ambiguous-failure',
+] as const;
+
+export type ViolationRule = (typeof VIOLATION_RULES)[number];
+
+/** A rule of the spec a client broke; tests read these (the jest fixture fails on any undeclared one). */
 export interface Violation {
-	rule: 'task-s-query-too-early' | 'task-s-query-too-often' | 'authorization-on-identity-host';
+	rule: ViolationRule;
 	/** The task concerned, for the polling rules. */
 	taskId?: string;
+	/** The request, e.g. `POST /v1/chat/completions`. */
+	request?: string;
 	at: number;
 	message: string;
 }
@@ -102,7 +122,7 @@ export interface Simulator {
 	/** Timestamps of every GET on that task (any of its ids), faulted ones included. */
 	pollLog(taskId: string): number[];
 	callbacks: CallbackRecord[];
-	/** Spec rules a client broke (Task family S polling, Authorization on the identity host). */
+	/** Spec rules a client broke (README, "Spec violations"). */
 	violations: Violation[];
 	/**
 	 * Moves a task's history (creation, previous queries, timeline) `ms` into the past, as if

@@ -89,6 +89,25 @@ describe('chat completion schema', () => {
 	});
 });
 
+describe('chat: what the upstream refuses (simulator README, upstream notes)', () => {
+	it('stream_options only with stream: true (note 1)', () => {
+		const streamOptions = { include_usage: true };
+		expect(problem({ ...valid, stream_options: streamOptions })).toBe(
+			'Item 0: "stream_options": is only allowed when streaming',
+		);
+		const streamed = { ...valid, stream: true, stream_options: streamOptions };
+		expect(validateRequest(chatCompletionRequestSchema, streamed, node, 0)).toEqual(streamed);
+	});
+
+	it('response_format.type text, json_object or json_schema (note 2)', () => {
+		expect(problem({ ...valid, response_format: { type: 'xml' } })).toBe(
+			'Item 0: "response_format.type": must be one of text, json_object, json_schema',
+		);
+		const text = { ...valid, response_format: { type: 'text' } };
+		expect(validateRequest(chatCompletionRequestSchema, text, node, 0)).toEqual(text);
+	});
+});
+
 describe('the spec message rules, checked before sending', () => {
 	const chatProblem = (messages: object[]) => problem({ model: 'm', messages });
 

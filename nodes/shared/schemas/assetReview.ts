@@ -107,7 +107,7 @@ export const assetReviewRequestSchema = z
 				message: 'exactly one of "images" and "asset_url_list" must be sent',
 			});
 		}
-		if (request.group_source && request.group_id === undefined) {
+		if (request.group_source !== undefined && request.group_id === undefined) {
 			context.addIssue({
 				code: z.ZodIssueCode.custom,
 				path: ['group_source'],

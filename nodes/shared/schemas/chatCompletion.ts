@@ -63,9 +63,14 @@ export const toolChoiceSchema = fromJsonText(
 	}),
 );
 
+/** OpenAI's documented values (the simulator README's upstream note 2). */
+const RESPONSE_FORMAT_TYPES = ['text', 'json_object', 'json_schema'] as const;
+
 const responseFormatSchema = z
 	.object({
-		type: requiredText('type'),
+		type: z.enum(RESPONSE_FORMAT_TYPES, {
+			errorMap: () => ({ message: `must be one of ${RESPONSE_FORMAT_TYPES.join(', ')}` }),
+		}),
 		json_schema: z
 			.object({ schema: fromJsonText(jsonObject) }, { invalid_type_error: 'must be a JSON object' })
 			.passthrough()
@@ -112,6 +117,16 @@ export const chatCompletionRequestSchema = z
 		user: z.string().optional(),
 	})
 	// Fields a newer gateway adds go through unchanged.
-	.passthrough();
+	.passthrough()
+	.superRefine((request, context) => {
+		// Upstream (OpenAI-compatible APIs) refuses stream_options without stream.
+		if (request.stream_options !== undefined && request.stream !== true) {
+			context.addIssue({
+				code: z.ZodIssueCode.custom,
+				path: ['stream_options'],
+				message: 'is only allowed when streaming',
+			});
+		}
+	});
 
 export type ChatCompletionRequest = z.infer<typeof chatCompletionRequestSchema>;

@@ -19,9 +19,9 @@ export const imageInputSchema = urlOrBase64('dataUriAllowed').superRefine((value
 });
 
 /**
- * `bbox_list`: the spec types it object[] and does not show an item's shape. Providers use
- * either objects or coordinate lists, so both are let through; scalars are rejected. A JSON
- * text (from the UI's JSON field) is parsed first, and a parse failure is a field error.
+ * `bbox_list`: the spec types it object[] and does not show an item's shape, so every region
+ * must be a JSON object (a coordinate list or a scalar is refused). A JSON text (from the
+ * UI's JSON field) is parsed first, and a parse failure is a field error.
  */
 export const bboxListSchema = z.preprocess(
 	(value, context) => {
@@ -38,8 +38,8 @@ export const bboxListSchema = z.preprocess(
 	},
 	z
 		.array(
-			z.union([z.record(z.string(), z.unknown()), z.array(z.unknown())], {
-				errorMap: () => ({ message: 'each region must be a JSON object or a list of coordinates' }),
+			z.record(z.string(), z.unknown(), {
+				errorMap: () => ({ message: 'each region must be a JSON object (the spec: object[])' }),
 			}),
 			{
 				invalid_type_error: 'must be a JSON list of regions, e.g. [{"x":0,"y":0,"w":100,"h":100}]',

@@ -85,7 +85,8 @@ export const responsesRequestSchema = z
 		tool_choice: toolChoiceSchema.optional(),
 		parallel_tool_calls: z.boolean().optional(),
 		max_output_tokens: integerAtLeast(1).optional(),
-		max_tool_calls: integerAtLeast(1).optional(),
+		// The spec: "integer", no range.
+		max_tool_calls: z.number().int('must be a whole number').optional(),
 		stream: z.boolean().optional(),
 		stream_options: fromJsonText(jsonObject).optional(),
 		metadata: fromJsonText(jsonObject).optional(),

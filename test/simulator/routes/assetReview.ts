@@ -1,7 +1,7 @@
 import { MP4_FILE, PNG_FILE } from '../files';
 import { newId, unixSeconds } from '../ids';
 import { MAGIC } from '../magic';
-import { json, type Reply } from '../reply';
+import { json, refused, type Reply } from '../reply';
 import type { Route } from '../router';
 import type { SimState } from '../state';
 import { DUPLICATE_CALLBACK_GAP_MS } from '../tasks';
@@ -39,7 +39,7 @@ export function assetReviewRoutes(state: SimState): Route[] {
 // HTTP 400 with the review envelope's own numeric code (the spec shows no failure status;
 // this README documents this one).
 function reviewError(message: string): Reply {
-	return json(400, { code: 400, message, error_message: message });
+	return refused('invalid-body', message, 400, { code: 400, message, error_message: message });
 }
 
 function reviewAssets(state: SimState, body: unknown): Reply {
@@ -136,8 +136,9 @@ function validateReview(body: JsonObject): Issue | undefined {
 		: -1;
 	const groupSource = body.group_source;
 	return firstIssue(
-		body.images === undefined && body.asset_url_list === undefined
-			? { param: 'images', message: "'images' is required." }
+		// Spec: `images` is required (a null is no list); `asset_url_list` is its legacy twin.
+		!Array.isArray(body.images) && !Array.isArray(body.asset_url_list)
+			? { param: 'images', message: "'images' is required: a list of 1 to 50 URLs." }
 			: undefined,
 		optionalArray(body, 'images', { max: MAX_ASSETS, items: 'string' }),
 		optionalArray(body, 'asset_url_list', { max: MAX_ASSETS, items: 'string' }),
@@ -154,7 +155,8 @@ function validateReview(body: JsonObject): Issue | undefined {
 		optionalHttpUrl(body, 'callback_url'),
 		optionalString(body, 'group_id'),
 		optionalOneOf(body, 'group_source', ['', 'real_person']),
-		typeof groupSource === 'string' && groupSource !== '' && typeof body.group_id !== 'string'
+		// Spec: group_source is a rule on group_id ("when group_id is sent ..."), not a field alone.
+		groupSource !== undefined && groupSource !== null && typeof body.group_id !== 'string'
 			? {
 					param: 'group_source',
 					message: "'group_source' is only allowed together with 'group_id'.",

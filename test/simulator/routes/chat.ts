@@ -149,6 +149,12 @@ function validateMessages(messages: unknown[]): Issue | undefined {
 				message: `Invalid type for '${param}.content': expected a string or an array of content parts.`,
 			};
 		}
+		if (message.name !== undefined && message.name !== null && typeof message.name !== 'string') {
+			return {
+				param: `${param}.name`,
+				message: `Invalid type for '${param}.name': expected a string.`,
+			};
+		}
 		if (message.role === 'tool' && typeof message.tool_call_id !== 'string') {
 			return {
 				param: `${param}.tool_call_id`,

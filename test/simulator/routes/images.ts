@@ -117,7 +117,7 @@ function validateImageEdit(body: JsonObject): Issue | undefined {
 		validateImageInputs(arrayField(body, 'image')),
 		optionalNumber(body, 'n', { min: 1, integer: true }),
 		optionalOneOf(body, 'size', IMAGE_SIZES),
-		optionalArray(body, 'bbox_list'),
+		optionalArray(body, 'bbox_list', { items: 'object' }),
 		optionalBoolean(body, 'thinking_mode'),
 		optionalBoolean(body, 'watermark'),
 	);

@@ -86,6 +86,7 @@ function validateResponsesRequest(state: SimState, body: JsonObject): Issue | un
 			? undefined
 			: { param: 'input', message: "Invalid type for 'input': expected a string or an array." },
 		Array.isArray(body.input) ? optionalArray(body, 'input', { items: 'object' }) : undefined,
+		Array.isArray(body.input) ? inputItemIssue(body.input) : undefined,
 		optionalString(body, 'instructions'),
 		optionalString(body, 'previous_response_id'),
 		body.conversation !== undefined &&
@@ -119,7 +120,7 @@ function validateResponsesRequest(state: SimState, body: JsonObject): Issue | un
 			: optionalOneOf(body, 'tool_choice', ['none', 'auto', 'required']),
 		optionalBoolean(body, 'parallel_tool_calls'),
 		optionalNumber(body, 'max_output_tokens', { min: 1, integer: true }),
-		optionalNumber(body, 'max_tool_calls', { min: 1, integer: true }),
+		optionalNumber(body, 'max_tool_calls', { integer: true }),
 		optionalBoolean(body, 'stream'),
 		optionalObject(body, 'stream_options'),
 		body.stream_options !== undefined && body.stream_options !== null && body.stream !== true
@@ -130,7 +131,14 @@ function validateResponsesRequest(state: SimState, body: JsonObject): Issue | un
 			: undefined,
 		optionalObject(body, 'metadata'),
 		optionalBoolean(body, 'store'),
-		optionalOneOf(body, 'truncation', ['auto', 'disabled']),
+		optionalString(body, 'truncation'),
+		// Upstream (OpenAI-compatible APIs): stream_options only with stream (README, upstream notes).
+		body.stream_options !== undefined && body.stream_options !== null && body.stream !== true
+			? {
+					param: 'stream_options',
+					message: "'stream_options' is only allowed when 'stream' is true.",
+				}
+			: undefined,
 		optionalObject(body, 'prompt'),
 	);
 }
@@ -405,4 +413,20 @@ function responseStreamFrames(
 	}));
 	frames.splice(2, 0, KEEP_ALIVE_FRAME);
 	return frames;
+}
+
+/** Spec: an input array "holds messages with roles": each item has a `role`, or is typed (tool output). */
+function inputItemIssue(items: unknown[]): Issue | undefined {
+	const bad = items.findIndex(
+		(item) =>
+			isRecord(item) &&
+			(typeof item.role !== 'string' || item.role === '') &&
+			(typeof item.type !== 'string' || item.type === ''),
+	);
+	return bad < 0
+		? undefined
+		: {
+				param: `input[${bad}]`,
+				message: `'input[${bad}]' must be a message with a 'role' or an item with a 'type'.`,
+			};
 }

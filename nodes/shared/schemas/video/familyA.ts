@@ -101,6 +101,21 @@ function requirePrompt(
 	}
 }
 
+/** Spec Limits: element_list and voice_list are mutually exclusive. */
+function refuseElementsWithVoices(
+	body: { element_list?: unknown[]; voice_list?: unknown },
+	ctx: z.RefinementCtx,
+) {
+	const voices = Array.isArray(body.voice_list) ? body.voice_list.length : 0;
+	if ((body.element_list?.length ?? 0) > 0 && voices > 0) {
+		ctx.addIssue({
+			code: z.ZodIssueCode.custom,
+			path: ['voice_list'],
+			message: 'cannot be used together with element_list (they are mutually exclusive)',
+		});
+	}
+}
+
 export const familyAOmniVideoSchema = z
 	.object({
 		...common,
@@ -116,6 +131,18 @@ export const familyAOmniVideoSchema = z
 	.passthrough()
 	.superRefine((body, ctx) => {
 		requirePrompt(body, ctx);
+		refuseElementsWithVoices(body, ctx);
+		// Spec: multi_shot "enables custom shots": shots without it would not be custom shots.
+		if (
+			(body.shot_type === 'customize' || (body.multi_prompt?.length ?? 0) > 0) &&
+			body.multi_shot !== true
+		) {
+			ctx.addIssue({
+				code: z.ZodIssueCode.custom,
+				path: ['multi_shot'],
+				message: 'must be true (On) for custom shots (Shot Type "customize" or Multi-Shot Prompts)',
+			});
+		}
 		// Without a first frame or a video to edit there is nothing to take the shape from.
 		const firstFrame = body.image_list?.some((image) => image.type === 'first_frame') ?? false;
 		const editsVideo = body.video_list?.some((video) => video.refer_type === 'base') ?? false;
@@ -159,11 +186,5 @@ export const familyAImage2VideoSchema = z
 				message: 'at least one of image (first frame) and image_tail (last frame) is required',
 			});
 		}
-		if ((body.element_list?.length ?? 0) > 0 && (body.voice_list?.length ?? 0) > 0) {
-			ctx.addIssue({
-				code: z.ZodIssueCode.custom,
-				path: ['voice_list'],
-				message: 'cannot be used together with element_list (they are mutually exclusive)',
-			});
-		}
+		refuseElementsWithVoices(body, ctx);
 	});

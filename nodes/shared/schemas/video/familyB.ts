@@ -4,6 +4,26 @@ import { httpUrl, jsonObjectList, requiredText } from '../common';
 
 /** POST /vendor-b/v1/video/generations (Family B, PascalCase fields). */
 
+/** Every field of the spec's Family B create request. */
+export const FAMILY_B_FIELDS = [
+	'ModelName',
+	'ModelVersion',
+	'Prompt',
+	'FileInfos',
+	'LastFrameFileId',
+	'LastFrameUrl',
+	'NegativePrompt',
+	'EnhancePrompt',
+	'OutputConfig',
+	'InputRegion',
+	'SceneType',
+	'Seed',
+	'SessionId',
+	'SessionContext',
+	'TasksPriority',
+	'ExtInfo',
+] as const;
+
 export const familyBCreateSchema = z
 	.object({
 		ModelName: requiredText('ModelName'),
@@ -35,11 +55,21 @@ export const familyBCreateSchema = z
 	})
 	.passthrough()
 	.superRefine((body, ctx) => {
-		if (!body.Prompt?.trim() && (body.FileInfos?.length ?? 0) === 0) {
-			ctx.addIssue({
-				code: z.ZodIssueCode.custom,
-				path: ['Prompt'],
-				message: 'is required when no FileInfos are given',
-			});
+		// The spec names every field in PascalCase: a snake_case twin would be ignored upstream.
+		for (const key of Object.keys(body)) {
+			const specName = familyBSpecName(key);
+			if (specName !== undefined && specName !== key) {
+				ctx.addIssue({
+					code: z.ZodIssueCode.custom,
+					path: [key],
+					message: `is not a Family B field: the spec names it "${specName}"`,
+				});
+			}
 		}
 	});
+
+/** The spec's PascalCase field for `key` written in another case (`seed`, `output_config`). */
+export function familyBSpecName(key: string): string | undefined {
+	const folded = key.replace(/_/g, '').toLowerCase();
+	return FAMILY_B_FIELDS.find((field) => field.toLowerCase() === folded);
+}

@@ -18,7 +18,7 @@ export const familyCCreateSchema = z
 		auto_subjects: z.boolean().optional(),
 		subjects: jsonObjectList.optional(),
 		duration: z
-			.union([z.string(), z.number()], {
+			.union([z.string().regex(/^\d+(\.\d+)?$/), z.number()], {
 				errorMap: () => ({ message: 'must be a number of seconds' }),
 			})
 			.optional(),

@@ -31,16 +31,8 @@ const instance = z
 		image: inlineImage.optional(),
 		lastFrame: inlineImage.optional(),
 	})
-	.passthrough()
-	.superRefine((value, ctx) => {
-		if (!value.prompt?.trim() && !value.image) {
-			ctx.addIssue({
-				code: z.ZodIssueCode.custom,
-				path: ['prompt'],
-				message: 'a prompt or an image is required',
-			});
-		}
-	});
+	// The spec: "Which fields are required: not shown"; the gateway decides.
+	.passthrough();
 
 /** The model travels in the path; it is validated with the body so one message names it. */
 export const longRunningCreateSchema = z

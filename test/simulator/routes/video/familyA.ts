@@ -1,9 +1,10 @@
 import { isImageUrlOrBase64 } from '../../imageData';
 import { newNumericId, newRequestId } from '../../ids';
 import { MAGIC, UNKNOWN_STATUS_WORD } from '../../magic';
-import { json, type Reply } from '../../reply';
+import { json, refused, type Reply } from '../../reply';
 import type { Route } from '../../router';
 import type { SimState } from '../../state';
+import type { RefusalRule } from '../../types';
 import { statusAt, statusChangedAt, type SimTask, type TaskStatus } from '../../tasks';
 import {
 	arrayField,
@@ -70,14 +71,20 @@ function businessError(code: number, message: string): Reply {
 	return json(200, { code, message, request_id: newRequestId() });
 }
 
+/** A refusal in Family A's shape: HTTP 200 with a non-zero code, recorded as a violation. */
+function refusedWithCode(rule: RefusalRule, code: number, message: string): Reply {
+	return refused(rule, message, 200, { code, message, request_id: newRequestId() });
+}
+
 function envelope(taskId: string, data: JsonObject): Reply {
 	return json(200, { code: 0, message: '', task_id: taskId, request_id: newRequestId(), data });
 }
 
 function createTask(state: SimState, kind: CreatableKind, body: unknown): Reply {
-	if (!isRecord(body)) return businessError(INVALID_REQUEST, notAnObject().message);
+	if (!isRecord(body))
+		return refusedWithCode('invalid-body', INVALID_REQUEST, notAnObject().message);
 	const issue = kind === 'omni-video' ? validateOmniVideo(body) : validateImage2Video(body);
-	if (issue) return businessError(INVALID_REQUEST, issue.message);
+	if (issue) return refusedWithCode('invalid-body', INVALID_REQUEST, issue.message);
 
 	const shotPrompts = arrayField(body, 'multi_prompt')
 		.filter(isRecord)
@@ -106,7 +113,7 @@ function getTask(state: SimState, kind: string, taskId: string): Reply {
 	const task = state.tasks.find(taskId);
 	// A task is only found under the kind that created it, like upstream.
 	if (task?.family !== 'familyA' || task.variant !== kind)
-		return businessError(TASK_NOT_FOUND, 'task not found');
+		return refusedWithCode('unknown-id', TASK_NOT_FOUND, 'task not found');
 	return envelope(task.id, taskData(state, task, statusAt(task, Date.now())));
 }
 
@@ -181,6 +188,22 @@ function commonChecks(body: JsonObject): Array<Issue | undefined> {
 		optionalString(body, 'aspect_ratio'),
 		optionalNumber(body, 'cfg_scale', { min: 0, max: 1 }),
 		optionalArray(body, 'multi_prompt', { items: 'object' }),
+		// Spec (omni-video): items `index` (integer), `prompt` (string), `duration` (string, seconds).
+		listItemIssue(body, 'multi_prompt', (shot) =>
+			shot.index !== undefined && !Number.isInteger(shot.index)
+				? 'index must be an integer'
+				: typeof shot.prompt !== 'string'
+					? 'prompt must be a string'
+					: shot.duration !== undefined &&
+						  (typeof shot.duration !== 'string' || !/^\d+(\.\d+)?$/.test(shot.duration))
+						? 'duration must be a string of seconds'
+						: undefined,
+		),
+		// Spec Limits: element_list and voice_list are mutually exclusive.
+		optionalArray(body, 'voice_list', { max: 2 }),
+		arrayField(body, 'element_list').length > 0 && arrayField(body, 'voice_list').length > 0
+			? { param: 'voice_list', message: "'element_list' and 'voice_list' cannot be used together." }
+			: undefined,
 		optionalObject(body, 'watermark_info'),
 		optionalHttpUrl(body, 'callback_url'),
 		optionalString(body, 'external_task_id'),
@@ -226,6 +249,14 @@ function validateOmniVideo(body: JsonObject): Issue | undefined {
 			? undefined
 			: { param: 'multi_shot', message: "'multi_shot' must be a boolean." },
 		optionalOneOf(body, 'shot_type', ['customize']),
+		// Spec: `multi_shot` "enables custom shots": shots without it are not custom shots.
+		(body.shot_type === 'customize' || arrayField(body, 'multi_prompt').length > 0) &&
+			body.multi_shot !== true
+			? {
+					param: 'multi_shot',
+					message: "Custom shots ('shot_type' customize, 'multi_prompt') need 'multi_shot': true.",
+				}
+			: undefined,
 	);
 }
 
@@ -277,10 +308,6 @@ function validateImage2Video(body: JsonObject): Issue | undefined {
 			: { param: 'image', message: "At least one of 'image' and 'image_tail' is required." },
 		frameIssue(body, 'image'),
 		frameIssue(body, 'image_tail'),
-		optionalArray(body, 'voice_list', { max: 2 }),
-		arrayField(body, 'element_list').length > 0 && arrayField(body, 'voice_list').length > 0
-			? { param: 'voice_list', message: "'element_list' and 'voice_list' cannot be used together." }
-			: undefined,
 		body.multi_shot === undefined ||
 			typeof body.multi_shot === 'boolean' ||
 			body.multi_shot === 'intelligence' ||

@@ -52,8 +52,17 @@ function createGeneration(state: SimState, body: unknown): Reply {
 
 function validateCreate(body: JsonObject): Issue | undefined {
 	const output = recordField(body, 'OutputConfig') ?? {};
-	const hasPrompt = typeof body.Prompt === 'string' && body.Prompt.trim() !== '';
+	const otherCase = Object.keys(body).find((key) => {
+		const specName = specFieldName(key);
+		return specName !== undefined && specName !== key;
+	});
 	return firstIssue(
+		otherCase === undefined
+			? undefined
+			: {
+					param: otherCase,
+					message: `'${otherCase}' is not a Family B field: the spec names it '${specFieldName(otherCase)}' (PascalCase).`,
+				},
 		requiredString(body, 'ModelName'),
 		...[
 			'ModelVersion',
@@ -68,9 +77,6 @@ function validateCreate(body: JsonObject): Issue | undefined {
 			'SessionContext',
 		].map((key) => optionalString(body, key)),
 		optionalArray(body, 'FileInfos', { items: 'object' }),
-		hasPrompt || arrayField(body, 'FileInfos').length > 0
-			? undefined
-			: { param: 'Prompt', message: "Either 'Prompt' or 'FileInfos' is required." },
 		optionalObject(body, 'OutputConfig'),
 		optionalNumber(output, 'Duration', { min: 1, integer: true }) && {
 			param: 'OutputConfig.Duration',
@@ -83,4 +89,30 @@ function validateCreate(body: JsonObject): Issue | undefined {
 		optionalNumber(body, 'Seed', { integer: true }),
 		optionalNumber(body, 'TasksPriority', { integer: true }),
 	);
+}
+
+/** The spec's Family B fields, all PascalCase (written here again: the simulator reads the spec, not the nodes). */
+const SPEC_FIELDS = [
+	'ModelName',
+	'ModelVersion',
+	'Prompt',
+	'FileInfos',
+	'LastFrameFileId',
+	'LastFrameUrl',
+	'NegativePrompt',
+	'EnhancePrompt',
+	'OutputConfig',
+	'InputRegion',
+	'SceneType',
+	'Seed',
+	'SessionId',
+	'SessionContext',
+	'TasksPriority',
+	'ExtInfo',
+];
+
+/** The spec's field for `key` in any case (`seed` → `Seed`, `output_config` → `OutputConfig`). */
+function specFieldName(key: string): string | undefined {
+	const folded = key.replace(/_/g, '').toLowerCase();
+	return SPEC_FIELDS.find((field) => field.toLowerCase() === folded);
 }

@@ -4,17 +4,20 @@ import { json, type Reply } from '../../reply';
 import type { Route } from '../../router';
 import type { SimState } from '../../state';
 import {
+	arrayField,
 	firstIssue,
+	isHttpUrl,
 	isRecord,
+	type Issue,
+	type JsonObject,
 	notAnObject,
 	optionalArray,
 	optionalBoolean,
+	optionalHttpUrl,
 	optionalNumber,
 	optionalObject,
 	optionalString,
 	requiredString,
-	type Issue,
-	type JsonObject,
 } from '../../validate';
 import { createVideoTask } from './videoTasks';
 
@@ -52,7 +55,6 @@ function validateCreate(body: JsonObject): Issue | undefined {
 		...[
 			'version',
 			'type',
-			'init_image',
 			'aspect_ratio',
 			'resolution',
 			'size',
@@ -61,8 +63,10 @@ function validateCreate(body: JsonObject): Issue | undefined {
 			'voice_id',
 			'style',
 		].map((key) => optionalString(body, key)),
-		optionalArray(body, 'images', { items: 'string' }),
-		optionalArray(body, 'videos', { items: 'string' }),
+		// Spec: "image URLs", "first-frame URL", "reference video URLs".
+		optionalHttpUrl(body, 'init_image'),
+		urlListIssue(body, 'images'),
+		urlListIssue(body, 'videos'),
 		optionalArray(body, 'subjects', { items: 'object' }),
 		...['auto_subjects', 'bgm', 'audio', 'is_audio', 'is_rec', 'off_peak'].map((key) =>
 			optionalBoolean(body, key),
@@ -70,11 +74,23 @@ function validateCreate(body: JsonObject): Issue | undefined {
 		body.duration === undefined ||
 			body.duration === null ||
 			typeof body.duration === 'number' ||
-			typeof body.duration === 'string'
+			(typeof body.duration === 'string' && /^\d+(\.\d+)?$/.test(body.duration))
 			? undefined
-			: { param: 'duration', message: "'duration' must be a string or a number." },
+			: {
+					param: 'duration',
+					message: "'duration' must be a number of seconds (a number or a numeric string).",
+				},
 		optionalNumber(body, 'seed', { integer: true }),
 		optionalObject(body, 'payload'),
 		optionalObject(body, 'params'),
 	);
+}
+
+function urlListIssue(body: JsonObject, key: string): Issue | undefined {
+	const listIssue = optionalArray(body, key, { items: 'string' });
+	if (listIssue) return listIssue;
+	const bad = arrayField(body, key).findIndex((url) => !isHttpUrl(String(url)));
+	return bad < 0
+		? undefined
+		: { param: `${key}[${bad}]`, message: `'${key}[${bad}]' must be an http(s) URL.` };
 }

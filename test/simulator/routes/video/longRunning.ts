@@ -1,9 +1,11 @@
 import { MP4_FILE } from '../../files';
+import { isBase64Text } from '../../imageData';
 import { newId } from '../../ids';
 import { MAGIC, UNKNOWN_STATUS_WORD } from '../../magic';
-import { json, type Reply } from '../../reply';
+import { json, refused, type Reply } from '../../reply';
 import type { Route } from '../../router';
 import type { SimState } from '../../state';
+import type { RefusalRule } from '../../types';
 import { statusAt, type SimTask, type TaskStatus } from '../../tasks';
 import {
 	arrayField,
@@ -44,8 +46,8 @@ export function longRunningRoutes(state: SimState): Route[] {
 	];
 }
 
-function googleError(status: number, rpcStatus: string, message: string): Reply {
-	return json(status, { error: { code: status, message, status: rpcStatus } });
+function googleError(rule: RefusalRule, status: number, rpcStatus: string, message: string): Reply {
+	return refused(rule, message, status, { error: { code: status, message, status: rpcStatus } });
 }
 
 function operationName(model: string, operationId: string): string {
@@ -53,10 +55,16 @@ function operationName(model: string, operationId: string): string {
 }
 
 function createOperation(state: SimState, model: string, body: unknown): Reply {
-	if (!isRecord(body)) return googleError(400, 'INVALID_ARGUMENT', notAnObject().message);
+	if (!isRecord(body))
+		return googleError('invalid-body', 400, 'INVALID_ARGUMENT', notAnObject().message);
 	const issue = validateCreate(body);
 	if (issue)
-		return googleError(400, 'INVALID_ARGUMENT', `${issue.param ?? 'body'}: ${issue.message}`);
+		return googleError(
+			'invalid-body',
+			400,
+			'INVALID_ARGUMENT',
+			`${issue.param ?? 'body'}: ${issue.message}`,
+		);
 	const operationId = newId('op', 10);
 	const prompt = arrayField(body, 'instances')
 		.filter(isRecord)
@@ -78,6 +86,7 @@ function getOperation(state: SimState, model: string, operationId: string): Repl
 	// The operation name embeds the model: a different model names a different operation.
 	if (!task || task.model !== model)
 		return googleError(
+			'unknown-id',
 			404,
 			'NOT_FOUND',
 			`Operation ${operationName(model, operationId)} not found.`,
@@ -140,7 +149,7 @@ function validateCreate(body: JsonObject): Issue | undefined {
 	const instances = arrayField(body, 'instances');
 	const parameters = recordField(body, 'parameters') ?? {};
 	const parameterIssue = firstIssue(
-		optionalNumber(parameters, 'sampleCount', { min: 1, max: 4, integer: true }),
+		optionalNumber(parameters, 'sampleCount', { min: 1, integer: true }),
 		optionalNumber(parameters, 'durationSeconds', { min: 1, integer: true }),
 		optionalString(parameters, 'aspectRatio'),
 		optionalString(parameters, 'resolution'),
@@ -162,9 +171,9 @@ function validateCreate(body: JsonObject): Issue | undefined {
 }
 
 function validateInstance(instance: JsonObject, index: number): Issue | undefined {
-	const hasPrompt = typeof instance.prompt === 'string' && instance.prompt.trim() !== '';
-	if (!hasPrompt && instance.image === undefined)
-		return { param: `instances[${index}].prompt`, message: 'a prompt or an image is required' };
+	// The spec: "Which fields are required: not shown"; only the types are checked.
+	const prompt = optionalString(instance, 'prompt');
+	if (prompt) return { ...prompt, param: `instances[${index}].prompt` };
 	for (const key of ['image', 'lastFrame']) {
 		const media = instance[key];
 		if (media === undefined) continue;
@@ -176,6 +185,12 @@ function validateInstance(instance: JsonObject, index: number): Issue | undefine
 			return {
 				param: `instances[${index}].${key}`,
 				message: 'must be {bytesBase64Encoded, mimeType}',
+			};
+		}
+		if (!isBase64Text(media.bytesBase64Encoded)) {
+			return {
+				param: `instances[${index}].${key}.bytesBase64Encoded`,
+				message: 'must be Base64 text (the image bytes)',
 			};
 		}
 	}

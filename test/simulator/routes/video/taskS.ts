@@ -1,12 +1,13 @@
 import { newId, unixSeconds } from '../../ids';
 import { MAGIC, UNKNOWN_STATUS_WORD } from '../../magic';
 import { retryAfterHeaders } from '../../rateLimit';
-import { json, type Reply } from '../../reply';
+import { json, refused, type Reply } from '../../reply';
 import type { Route } from '../../router';
 import type { SimState } from '../../state';
 import {
 	statusAt,
 	statusChangedAt,
+	TASK_S_QUERY_INTERVAL_MS,
 	taskSPollingVerdict,
 	type PollingVerdict,
 	type SimTask,
@@ -16,7 +17,10 @@ import {
 	arrayField,
 	booleanField,
 	firstIssue,
+	isHttpUrl,
 	isRecord,
+	type Issue,
+	type JsonObject,
 	notAnObject,
 	numberField,
 	optionalBoolean,
@@ -26,8 +30,6 @@ import {
 	requiredArray,
 	requiredString,
 	stringField,
-	type Issue,
-	type JsonObject,
 } from '../../validate';
 import { createVideoTask, failureMessage, findTask, resultUrls } from './videoTasks';
 
@@ -54,10 +56,14 @@ function taskSError(status: number, code: string, message: string): Reply {
 	return json(status, { code, message });
 }
 
+function invalidBody(message: string): Reply {
+	return refused('invalid-body', message, 400, { code: 'InvalidParameter', message });
+}
+
 function createTask(state: SimState, body: unknown): Reply {
-	if (!isRecord(body)) return taskSError(400, 'InvalidParameter', notAnObject().message);
+	if (!isRecord(body)) return invalidBody(notAnObject().message);
 	const issue = validateCreate(body);
-	if (issue) return taskSError(400, 'InvalidParameter', issue.message);
+	if (issue) return invalidBody(issue.message);
 
 	const prompt = arrayField(body, 'content')
 		.filter(isRecord)
@@ -83,11 +89,15 @@ function createTask(state: SimState, body: unknown): Reply {
 
 function getTask(state: SimState, id: string): Reply {
 	const task = findTask(state, id, ['taskS']);
-	if (!task) return taskSError(404, 'NotFound', `The specified task ${id} is not found.`);
+	if (!task) {
+		const message = `The specified task ${id} is not found.`;
+		return refused('unknown-id', message, 404, { code: 'NotFound', message });
+	}
 	const now = Date.now();
 	const verdict = taskSPollingVerdict(task, now);
+	// "At most once per minute per task" counts every query, a refused one too.
+	task.lastQueryAt = now;
 	if (verdict !== undefined) return refuseQuery(state, task, verdict, now);
-	task.lastAllowedQueryAt = now;
 	return json(200, {
 		code: 'success',
 		message: '',
@@ -97,7 +107,8 @@ function getTask(state: SimState, id: string): Reply {
 
 /** A query against the polling rule: 429 with the wait, recorded as a violation for tests. */
 function refuseQuery(state: SimState, task: SimTask, verdict: PollingVerdict, now: number): Reply {
-	const waitMs = verdict.allowedAt - now;
+	// This query counts as the last one: the next is allowed a minute after it at the earliest.
+	const waitMs = Math.max(verdict.allowedAt, now + TASK_S_QUERY_INTERVAL_MS) - now;
 	const message =
 		verdict.rule === 'task-s-query-too-early'
 			? `Task ${task.id} was queried ${Math.round((now - task.createdAt) / 1000)} s after creation; query only when no callback arrived 10 minutes after creation.`
@@ -170,7 +181,7 @@ function validateCreate(body: JsonObject): Issue | undefined {
 		typeof body.ratio === 'string' && !isRatio(body.ratio)
 			? { param: 'ratio', message: "'ratio' must be an aspect ratio in the form '<w>:<h>'." }
 			: undefined,
-		optionalNumber(body, 'duration', { min: 1 }),
+		optionalNumber(body, 'duration'),
 		optionalBoolean(body, 'watermark'),
 		optionalHttpUrl(body, 'callback_url'),
 		optionalString(body, 'resolution'),
@@ -194,11 +205,11 @@ function validateContent(items: unknown[]): Issue | undefined {
 		const media = item[type];
 		if (
 			type !== 'text' &&
-			(!isRecord(media) || typeof media.url !== 'string' || media.url === '')
+			(!isRecord(media) || typeof media.url !== 'string' || !isHttpUrl(media.url))
 		) {
 			return {
 				param: `${param}.${type}.url`,
-				message: `'${param}.${type}.url' must be a non-empty string.`,
+				message: `'${param}.${type}.url' must be an http(s) URL.`,
 			};
 		}
 		const roles = ROLES_BY_TYPE[type] ?? [];

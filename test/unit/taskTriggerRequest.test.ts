@@ -1,0 +1,88 @@
+import { readCallbackBody } from '../../nodes/ModelGatewayTaskTrigger/body';
+import { checkSecret, lastPathSegment } from '../../nodes/ModelGatewayTaskTrigger/secret';
+
+/** The Task Callback Trigger's first checks of a request: its secret and its body. */
+
+describe('checkSecret', () => {
+	it.each([
+		['path', { pathSecret: 's3cret' }, { ok: true }],
+		['query', { querySecret: 's3cret' }, { ok: true }],
+		['query', { querySecret: ['s3cret', 'other'] }, { ok: true }],
+		['query', { querySecret: 42, headerSecret: 's3cret' }, { ok: true }],
+		[
+			'query',
+			{ headerSecret: ['nope'] },
+			{ ok: false, statusCode: 403, reason: 'The callback secret is wrong' },
+		],
+		[
+			'query',
+			{ querySecret: [1] },
+			{ ok: false, statusCode: 401, reason: 'The callback secret is missing' },
+		],
+		[
+			'path',
+			{ pathSecret: '' },
+			{ ok: false, statusCode: 401, reason: 'The callback secret is missing' },
+		],
+	] as const)('%s mode, %j', (location, request, expected) => {
+		expect(checkSecret(location, 's3cret', request)).toEqual(expected);
+	});
+
+	it('refuses everything when the trigger has no secret', () => {
+		expect(checkSecret('path', ' ', { pathSecret: ' ' })).toEqual({
+			ok: false,
+			statusCode: 403,
+			reason: 'The trigger has no secret configured',
+		});
+	});
+
+	it.each([
+		[undefined, undefined],
+		['/webhook/abc/s3cret?x=1', 's3cret'],
+		['/webhook/abc/s3cret//', 's3cret'],
+		['/webhook/a%20b', 'a b'],
+		['/webhook/%E0%A4%A', '%E0%A4%A'],
+	])('lastPathSegment(%p)', (url, expected) => {
+		expect(lastPathSegment(url)).toBe(expected);
+	});
+});
+
+describe('readCallbackBody', () => {
+	const json = 'application/problem+json; charset=utf-8';
+
+	it('takes what n8n parsed, or parses the raw bytes when n8n did not', () => {
+		expect(readCallbackBody({ parsedBody: { a: 1 }, contentType: 'application/json' }, 1)).toEqual({
+			ok: true,
+			body: { a: 1 },
+			size: 0,
+		});
+		const raw = Buffer.from('{"b":2}');
+		expect(readCallbackBody({ parsedBody: {}, rawBody: raw, contentType: json }, 1)).toEqual({
+			ok: true,
+			body: { b: 2 },
+			size: 7,
+		});
+		expect(readCallbackBody({ parsedBody: '{"c":3}' }, 1)).toMatchObject({
+			ok: true,
+			body: { c: 3 },
+		});
+	});
+
+	it.each([
+		[
+			{ parsedBody: {}, contentType: 'text/xml' },
+			415,
+			'The callback body is text/xml; this trigger accepts JSON (application/json)',
+		],
+		[
+			{ parsedBody: {}, contentLength: '5000' },
+			413,
+			'The callback body has 5000 bytes, more than the 1024 bytes this trigger accepts (option Max Body Size)',
+		],
+		[{ parsedBody: {} }, 400, 'The callback body is empty: a JSON object was expected'],
+		[{ parsedBody: 'not json' }, 400, 'The callback body is not valid JSON'],
+		[{ parsedBody: '[1]' }, 400, 'The callback body is not a JSON object'],
+	])('refuses %j with %i', (request, statusCode, reason) => {
+		expect(readCallbackBody(request, 0)).toEqual({ ok: false, statusCode, reason });
+	});
+});
