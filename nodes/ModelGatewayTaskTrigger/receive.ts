@@ -7,7 +7,7 @@ import { confirmWithGateway, unconfirmableReason } from './confirm';
 import type { EventsChoice } from './description';
 import { PARAMETERS } from './description';
 import type { EventKey } from './eventMemory';
-import { DEFAULT_MEMORY_CAPACITY, judgeEvent, productionMemory } from './eventMemory';
+import { DEFAULT_MEMORY_CAPACITY, callMemory, keepMemory } from './eventMemory';
 import type { CallbackEvent, FamilyChoice } from './recognize';
 import { AUTO_DETECT, recognizeEvent } from './recognize';
 import type { SecretLocation } from './secret';
@@ -74,13 +74,15 @@ export async function receiveCallback(context: IWebhookFunctions): Promise<IWebh
 	}
 
 	const events = context.getNodeParameter(PARAMETERS.events, 'final') as EventsChoice;
-	// Production calls are judged in this process's memory, linked into the static data n8n
-	// saves (exact, and kept across restarts); test calls in static data, which n8n does not keep.
+	// Production calls are judged in this process's memory (exact, and kept across restarts
+	// through the static data n8n saves); test calls in static data, which n8n does not keep.
 	const staticData = context.getWorkflowStaticData('node');
-	const memory =
+	const memory = callMemory(
+		staticData,
 		context.getMode() === 'manual'
-			? staticData
-			: productionMemory(staticData, `${context.getWorkflow().id ?? ''}/${context.getNode().id}`);
+			? undefined
+			: `${context.getWorkflow().id ?? ''}/${context.getNode().id}`,
+	);
 	const capacity = options.memoryCapacity ?? DEFAULT_MEMORY_CAPACITY;
 	const dropped = (of: CallbackEvent, reason: string): IWebhookResponseData => ({
 		webhookResponse: { ...summary(of), started: false, dropped: reason },
@@ -92,7 +94,7 @@ export async function receiveCallback(context: IWebhookFunctions): Promise<IWebh
 	const unconfirmable = wantsConfirmation ? unconfirmableReason(claimed) : undefined;
 	if (wantsConfirmation && unconfirmable === undefined && claimed.family !== 'assetReview') {
 		// A claim that could not start anything anyway costs no gateway query.
-		const early = judgeEvent(memory, memoryKey(claimed), capacity, false);
+		const early = memory.judge(memoryKey(claimed), capacity, false);
 		if (early !== 'new') return dropped(claimed, early);
 		if (events === 'final' && !claimed.done) return dropped(claimed, 'notFinal');
 		const confirmation = await confirmWithGateway(
@@ -105,9 +107,11 @@ export async function receiveCallback(context: IWebhookFunctions): Promise<IWebh
 		confirmed = true;
 	}
 
-	const verdict = judgeEvent(memory, memoryKey(event), capacity);
+	const verdict = memory.judge(memoryKey(event), capacity);
 	if (verdict !== 'new') return dropped(event, verdict);
 	if (events === 'final' && !isDone(event.status)) return dropped(event, 'notFinal');
+	// Only a call that starts an execution has something a restart must not forget.
+	keepMemory(staticData, memory);
 
 	const json: IDataObject = {
 		...(event as unknown as IDataObject),
