@@ -18,7 +18,8 @@
  * each run starts on a settled n8n.
  *
  * BENCH_LINES ("1 2"), BENCH_REPEATS (2), BENCH_IN_FLIGHT ("8 32"); BENCH_N8N_NODE_OPTIONS is
- * passed to n8n as NODE_OPTIONS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile it).
+ * passed to n8n as NODE_OPTIONS (Node refuses --cpu-prof there: to profile n8n, --require a
+ * script that runs the inspector's Profiler and writes .cpuprofile files).
  */
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'fs';
 import { tmpdir } from 'os';

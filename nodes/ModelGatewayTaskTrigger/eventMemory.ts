@@ -9,7 +9,7 @@ import type { TaskStatus } from '../shared/tasks';
  * only what the last save wrote: there the README gives the exactly-once recipe.
  *
  * Bounded: at most `capacity` tasks are remembered, the least recently heard-of are forgotten
- * first. About 50 bytes per task, so the default 1,000 tasks keep the saved data near 50 KB.
+ * first. About 60 bytes per task, so the default 1,000 tasks keep the saved data near 60 KB.
  */
 
 export const DEFAULT_MEMORY_CAPACITY = 1000;
