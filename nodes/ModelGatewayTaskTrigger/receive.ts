@@ -5,7 +5,7 @@ import type { CallbackRequest } from './body';
 import { DEFAULT_MAX_BODY_KB, readCallbackBody } from './body';
 import { confirmWithGateway, unconfirmableReason } from './confirm';
 import type { EventsChoice } from './description';
-import { PARAMETERS } from './description';
+import { DEFAULT_SECRET, PARAMETERS } from './description';
 import type { EventKey } from './eventMemory';
 import { DEFAULT_MEMORY_CAPACITY, callMemory, keepMemory } from './eventMemory';
 import type { CallbackEvent, FamilyChoice } from './recognize';
@@ -35,7 +35,7 @@ export async function receiveCallback(context: IWebhookFunctions): Promise<IWebh
 	const headers = context.getHeaderData();
 	const secret = checkSecret(
 		context.getNodeParameter(PARAMETERS.secretLocation, 'path') as SecretLocation,
-		String(context.getNodeParameter(PARAMETERS.secret, '')),
+		configuredSecret(context),
 		{
 			pathSecret: lastPathSegment(request.originalUrl ?? request.url),
 			querySecret: (context.getQueryData() as IDataObject)[SECRET_QUERY_PARAMETER],
@@ -125,6 +125,17 @@ export async function receiveCallback(context: IWebhookFunctions): Promise<IWebh
 	// with the text "firstEntryJson" (its onReceived default), not with the summary.
 	answer(context, 200, { ...summary(event), started: true });
 	return { noWebhookResponse: true, workflowData: [[{ json }]] };
+}
+
+/**
+ * The secret the trigger is set to. The default (the node's id, an expression) is read without
+ * n8n's expression sandbox, which in n8n 1.123 costs an isolate evaluation per callback.
+ */
+function configuredSecret(context: IWebhookFunctions): string {
+	const node = context.getNode();
+	const stored = node.parameters[PARAMETERS.secret];
+	if (stored === undefined || stored === DEFAULT_SECRET) return node.id;
+	return String(context.getNodeParameter(PARAMETERS.secret, ''));
 }
 
 function summary(event: CallbackEvent): IDataObject {
