@@ -110,6 +110,11 @@ interface Figures {
 	perSecond: number;
 	/** Callbacks per second until n8n settled: the load and the work it left behind. */
 	donePerSecond: number;
+	/**
+	 * CPU time of n8n's processes per callback, from the first callback until n8n settled: what
+	 * the callbacks cost n8n, much less disturbed by other work on the machine than wall time.
+	 */
+	cpuMsPerCallback: number;
 	p50: number;
 	p95: number;
 	max: number;
@@ -130,6 +135,9 @@ function freshIds(bodies: unknown[]): unknown[] {
 function percentile(sorted: number[], fraction: number): number {
 	return sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)];
 }
+
+/** Linux's USER_HZ: /proc reports CPU time in these ticks. */
+const CLOCK_TICKS_PER_SECOND = 100;
 
 /** CPU time (clock ticks) of every process of this n8n: n8n and its task runners. */
 function cpuTicks(n8n: N8nInstance): number {
@@ -173,6 +181,7 @@ async function runLoad(
 	const times: number[] = [];
 	let started = 0;
 	const begun = process.hrtime.bigint();
+	const ticksBefore = cpuTicks(n8n);
 	let resets = 0;
 	await inFlight(inFlightCount, bodies, async (body) => {
 		const sent = process.hrtime.bigint();
@@ -202,10 +211,12 @@ async function runLoad(
 		throw new Error(`${contender.label}, ${load.name}: ${started} executions, not ${expected}`);
 	if (resets > 0) console.log(`  (${resets} connection(s) reset and sent again)`);
 	const settleSeconds = await settle(n8n);
+	const cpuMs = (cpuTicks(n8n) - ticksBefore) * (1000 / CLOCK_TICKS_PER_SECOND);
 	times.sort((a, b) => a - b);
 	return {
 		perSecond: bodies.length / seconds,
 		donePerSecond: bodies.length / (seconds + settleSeconds),
+		cpuMsPerCallback: cpuMs / bodies.length,
 		p50: percentile(times, 0.5),
 		p95: percentile(times, 0.95),
 		max: times[times.length - 1],
@@ -269,7 +280,7 @@ async function benchLine(line: N8nLine, tarball: string, loads: Load[]): Promise
 				const figures = await runLoad(n8n, contender, load, level);
 				results[index].push(figures);
 				console.log(
-					`  n8n ${N8N_VERSIONS[line]}, ${load.name}, ${level} in flight, ${contender.label}: ${figures.perSecond.toFixed(1)} callbacks/s answered (${figures.donePerSecond.toFixed(1)}/s until settled), p50 ${ms(figures.p50)} / p95 ${ms(figures.p95)} / max ${ms(figures.max)} ms, settled ${figures.settleSeconds.toFixed(0)} s later`,
+					`  n8n ${N8N_VERSIONS[line]}, ${load.name}, ${level} in flight, ${contender.label}: ${figures.perSecond.toFixed(1)} callbacks/s answered (${figures.donePerSecond.toFixed(1)}/s until settled), n8n CPU ${figures.cpuMsPerCallback.toFixed(1)} ms per callback, p50 ${ms(figures.p50)} / p95 ${ms(figures.p95)} / max ${ms(figures.max)} ms, settled ${figures.settleSeconds.toFixed(0)} s later`,
 				);
 			}
 		}
@@ -278,9 +289,9 @@ async function benchLine(line: N8nLine, tarball: string, loads: Load[]): Promise
 			`\nn8n ${N8N_VERSIONS[line]}: medians of ${REPEATS} repetition(s); answer times in ms`,
 		);
 		console.log(
-			'| callbacks | in flight | trigger callbacks/s | Webhook node callbacks/s | trigger ÷ Webhook | until settled: trigger ÷ Webhook | trigger p50 / p95 / max | Webhook p50 / p95 / max |',
+			'| callbacks | in flight | trigger callbacks/s | Webhook node callbacks/s | trigger ÷ Webhook | until settled: trigger ÷ Webhook | n8n CPU ms per callback: trigger / Webhook | trigger p50 / p95 / max | Webhook p50 / p95 / max |',
 		);
-		console.log('|---|---|---|---|---|---|---|---|');
+		console.log('|---|---|---|---|---|---|---|---|---|');
 		for (const load of loads) {
 			for (const level of IN_FLIGHT) {
 				const of = (contender: Contender) =>
@@ -296,7 +307,7 @@ async function benchLine(line: N8nLine, tarball: string, loads: Load[]): Promise
 				const times = (contender: Contender) =>
 					`${ms(figure(contender, 'p50'))} / ${ms(figure(contender, 'p95'))} / ${ms(figure(contender, 'max'))}`;
 				console.log(
-					`| ${load.name} | ${level} | ${figure(trigger, 'perSecond').toFixed(1)} | ${figure(webhook, 'perSecond').toFixed(1)} | ${ratio.toFixed(2)} | ${doneRatio.toFixed(2)} | ${times(trigger)} | ${times(webhook)} |`,
+					`| ${load.name} | ${level} | ${figure(trigger, 'perSecond').toFixed(1)} | ${figure(webhook, 'perSecond').toFixed(1)} | ${ratio.toFixed(2)} | ${doneRatio.toFixed(2)} | ${figure(trigger, 'cpuMsPerCallback').toFixed(1)} / ${figure(webhook, 'cpuMsPerCallback').toFixed(1)} | ${times(trigger)} | ${times(webhook)} |`,
 				);
 			}
 		}
