@@ -19,6 +19,9 @@ export const PARAMETERS = {
 
 export type EventsChoice = 'final' | 'all';
 
+/** The secret's default: the node's own id (see the Secret parameter). */
+export const DEFAULT_SECRET = '={{ $nodeId }}';
+
 export const taskTriggerProperties: INodeProperties[] = [
 	{
 		displayName:
@@ -33,7 +36,7 @@ export const taskTriggerProperties: INodeProperties[] = [
 		type: 'string',
 		// The node's own id: a random UUID the editor gives every node, so each trigger gets its
 		// own secret without any setup. Replace it with any value to rotate the secret.
-		default: '={{ $nodeId }}',
+		default: DEFAULT_SECRET,
 		required: true,
 		description:
 			'Shared secret a callback must present. The gateway signs nothing, so this is what keeps strangers from starting the workflow. Letters, digits, "-" and "_" only. After changing it, activate (publish) the workflow again and update the Callback URL.',

@@ -5,9 +5,9 @@ import type { CallbackRequest } from './body';
 import { DEFAULT_MAX_BODY_KB, readCallbackBody } from './body';
 import { confirmWithGateway, unconfirmableReason } from './confirm';
 import type { EventsChoice } from './description';
-import { PARAMETERS } from './description';
+import { DEFAULT_SECRET, PARAMETERS } from './description';
 import type { EventKey } from './eventMemory';
-import { DEFAULT_MEMORY_CAPACITY, judgeEvent, productionMemory } from './eventMemory';
+import { DEFAULT_MEMORY_CAPACITY, callMemory, keepMemory } from './eventMemory';
 import type { CallbackEvent, FamilyChoice } from './recognize';
 import { AUTO_DETECT, recognizeEvent } from './recognize';
 import type { SecretLocation } from './secret';
@@ -35,7 +35,7 @@ export async function receiveCallback(context: IWebhookFunctions): Promise<IWebh
 	const headers = context.getHeaderData();
 	const secret = checkSecret(
 		context.getNodeParameter(PARAMETERS.secretLocation, 'path') as SecretLocation,
-		String(context.getNodeParameter(PARAMETERS.secret, '')),
+		configuredSecret(context),
 		{
 			pathSecret: lastPathSegment(request.originalUrl ?? request.url),
 			querySecret: (context.getQueryData() as IDataObject)[SECRET_QUERY_PARAMETER],
@@ -74,13 +74,15 @@ export async function receiveCallback(context: IWebhookFunctions): Promise<IWebh
 	}
 
 	const events = context.getNodeParameter(PARAMETERS.events, 'final') as EventsChoice;
-	// Production calls are judged in this process's memory, linked into the static data n8n
-	// saves (exact, and kept across restarts); test calls in static data, which n8n does not keep.
+	// Production calls are judged in this process's memory (exact, and kept across restarts
+	// through the static data n8n saves); test calls in static data, which n8n does not keep.
 	const staticData = context.getWorkflowStaticData('node');
-	const memory =
+	const memory = callMemory(
+		staticData,
 		context.getMode() === 'manual'
-			? staticData
-			: productionMemory(staticData, `${context.getWorkflow().id ?? ''}/${context.getNode().id}`);
+			? undefined
+			: `${context.getWorkflow().id ?? ''}/${context.getNode().id}`,
+	);
 	const capacity = options.memoryCapacity ?? DEFAULT_MEMORY_CAPACITY;
 	const dropped = (of: CallbackEvent, reason: string): IWebhookResponseData => ({
 		webhookResponse: { ...summary(of), started: false, dropped: reason },
@@ -92,7 +94,7 @@ export async function receiveCallback(context: IWebhookFunctions): Promise<IWebh
 	const unconfirmable = wantsConfirmation ? unconfirmableReason(claimed) : undefined;
 	if (wantsConfirmation && unconfirmable === undefined && claimed.family !== 'assetReview') {
 		// A claim that could not start anything anyway costs no gateway query.
-		const early = judgeEvent(memory, memoryKey(claimed), capacity, false);
+		const early = memory.judge(memoryKey(claimed), capacity, false);
 		if (early !== 'new') return dropped(claimed, early);
 		if (events === 'final' && !claimed.done) return dropped(claimed, 'notFinal');
 		const confirmation = await confirmWithGateway(
@@ -105,9 +107,11 @@ export async function receiveCallback(context: IWebhookFunctions): Promise<IWebh
 		confirmed = true;
 	}
 
-	const verdict = judgeEvent(memory, memoryKey(event), capacity);
+	const verdict = memory.judge(memoryKey(event), capacity);
 	if (verdict !== 'new') return dropped(event, verdict);
 	if (events === 'final' && !isDone(event.status)) return dropped(event, 'notFinal');
+	// Only a call that starts an execution has something a restart must not forget.
+	keepMemory(staticData, memory);
 
 	const json: IDataObject = {
 		...(event as unknown as IDataObject),
@@ -121,6 +125,17 @@ export async function receiveCallback(context: IWebhookFunctions): Promise<IWebh
 	// with the text "firstEntryJson" (its onReceived default), not with the summary.
 	answer(context, 200, { ...summary(event), started: true });
 	return { noWebhookResponse: true, workflowData: [[{ json }]] };
+}
+
+/**
+ * The secret the trigger is set to. The default (the node's id, an expression) is read without
+ * n8n's expression sandbox, which in n8n 1.123 costs an isolate evaluation per callback.
+ */
+function configuredSecret(context: IWebhookFunctions): string {
+	const node = context.getNode();
+	const stored = node.parameters[PARAMETERS.secret];
+	if (stored === undefined || stored === DEFAULT_SECRET) return node.id;
+	return String(context.getNodeParameter(PARAMETERS.secret, ''));
 }
 
 function summary(event: CallbackEvent): IDataObject {

@@ -9,14 +9,16 @@
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
-import { createServer, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { startSimulator, type Simulator } from '../simulator';
+import { callbackStatus, captureTaskCallbacks, inFlight } from './callbackBodies';
 import { EXAMPLES_DIR, simulatorCredentials } from './examples';
 import {
 	N8N_LINES,
+	freePort,
 	loadWorkflow,
 	nodeOutput,
 	packPackage,
@@ -25,56 +27,6 @@ import {
 	type PackedPackage,
 	type WorkflowJson,
 } from './harness';
-
-async function freePort(): Promise<number> {
-	const server = createServer();
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const { port } = server.address() as AddressInfo;
-	await new Promise<void>((resolve) => server.close(() => resolve()));
-	return port;
-}
-
-/** Runs `work` over `values` with at most `limit` in flight; results in the values' order. */
-async function inFlight<T, R>(
-	limit: number,
-	values: T[],
-	work: (value: T) => Promise<R>,
-): Promise<R[]> {
-	const results: R[] = new Array<R>(values.length);
-	let next = 0;
-	const worker = async () => {
-		while (next < values.length) {
-			const index = next++;
-			results[index] = await work(values[index]);
-		}
-	};
-	await Promise.all(Array.from({ length: limit }, worker));
-	return results;
-}
-
-/** A receiver that keeps every callback body the simulator sends (answering 204). */
-async function startCaptureReceiver(): Promise<{
-	url: string;
-	bodies: unknown[];
-	close: () => Promise<void>;
-}> {
-	const bodies: unknown[] = [];
-	const server = createHttpServer((request, response) => {
-		const chunks: Buffer[] = [];
-		request.on('data', (chunk: Buffer) => chunks.push(chunk));
-		request.on('end', () => {
-			bodies.push(JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown);
-			response.writeHead(204).end();
-		});
-	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const { port } = server.address() as AddressInfo;
-	return {
-		url: `http://127.0.0.1:${port}/capture`,
-		bodies,
-		close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-	};
-}
 
 /**
  * Stands between the gateway and n8n and loses every callback of every `everyNth` task (in the
@@ -309,45 +261,9 @@ describe.each(N8N_LINES)('Task Callback Trigger on n8n line %s.x', (line) => {
 	});
 
 	test('a restart forgets no final it heard: 250 tasks, 1,000 callbacks at 8 in flight, then every final replayed after the restart starts nothing', async () => {
-		// Real callback bodies: 250 Task family S tasks whose callbacks the simulator sends to a
-		// capture receiver (queued, running, the final state twice, a stale running).
-		const capture = await startCaptureReceiver();
-		try {
-			await inFlight(
-				8,
-				Array.from({ length: 250 }, (_, index) => index),
-				async (index) => {
-					const response = await fetch(`${sim.baseUrl}/v1/task/create`, {
-						method: 'POST',
-						headers: {
-							authorization: `Bearer ${sim.apiKey}`,
-							'content-type': 'application/json',
-						},
-						body: JSON.stringify({
-							model: 'video-s-1',
-							content: [{ type: 'text', text: `restart ${index}` }],
-							callback_url: capture.url,
-						}),
-					});
-					expect(response.status).toBe(200);
-				},
-			);
-			const deadline = Date.now() + 60_000;
-			while (capture.bodies.length < 250 * 5 && Date.now() < deadline) {
-				await new Promise((resolve) => setTimeout(resolve, 200));
-			}
-		} finally {
-			await capture.close();
-		}
-		const statusOf = (body: unknown) => String((body as { status?: string }).status);
-		// The stale running left out: 1,000 callbacks, four per task, in the order they came.
-		const seen = new Set<string>();
-		const callbacks = capture.bodies.filter((body) => {
-			const key = `${(body as { id: string }).id}/${statusOf(body)}`;
-			const stale = statusOf(body) === 'running' && seen.has(key);
-			seen.add(key);
-			return !stale;
-		});
+		// Real callback bodies: 250 Task family S tasks, four callbacks each (queued, running, the
+		// final state twice), in the order the simulator sent them.
+		const callbacks = await captureTaskCallbacks(sim, 250);
 		expect(callbacks).toHaveLength(1000);
 
 		const post = async (body: unknown) => {
@@ -363,7 +279,7 @@ describe.each(N8N_LINES)('Task Callback Trigger on n8n line %s.x', (line) => {
 
 		n8n = await running().restart();
 		await running().waitForWebhook(TRIGGER_PATH);
-		const finals = callbacks.filter((body) => statusOf(body) === 'succeeded');
+		const finals = callbacks.filter((body) => callbackStatus(body) === 'succeeded');
 		const unique = [...new Map(finals.map((body) => [(body as { id: string }).id, body])).values()];
 		expect(unique).toHaveLength(250);
 		const replayed = await inFlight(8, unique, post);

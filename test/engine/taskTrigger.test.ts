@@ -302,7 +302,7 @@ describe('events, duplicates and order', () => {
 		expect(harness!.executions).toHaveLength(1);
 		expect(harness!.savedStaticData()).toEqual({
 			'node:Task Callback': {
-				callbackMemory: { tasks: { 'taskS:cgt-2026-s-1': { r: 2, s: ['succeeded'] } } },
+				callbackMemory: { format: 2, tasks: ['["taskS:cgt-2026-s-1","succeeded"]'] },
 			},
 		});
 	});
@@ -334,9 +334,9 @@ describe('events, duplicates and order', () => {
 		await start({ options: { memoryCapacity: 10 } });
 		for (let index = 0; index < 12; index++)
 			await post(taskSRecord('succeeded', { id: `t${index}` }));
-		const tasks = (harness!.savedStaticData()['node:Task Callback'] as IDataObject)
-			.callbackMemory as { tasks: IDataObject };
-		expect(Object.keys(tasks.tasks)).toEqual(
+		const saved = (harness!.savedStaticData()['node:Task Callback'] as IDataObject)
+			.callbackMemory as { tasks: string[] };
+		expect(saved.tasks.map((task) => (JSON.parse(task) as string[])[0])).toEqual(
 			Array.from({ length: 10 }, (_, index) => `taskS:t${index + 2}`),
 		);
 		// t0 was forgotten, so its late duplicate starts again: the documented cost of the bound.
