@@ -6,6 +6,7 @@ import {
 	jsonObject,
 	jsonObjectList,
 	numberInRange,
+	refuseStreamOptionsWithoutStream,
 	requiredText,
 	textOrJsonText,
 } from './common';
@@ -118,15 +119,6 @@ export const chatCompletionRequestSchema = z
 	})
 	// Fields a newer gateway adds go through unchanged.
 	.passthrough()
-	.superRefine((request, context) => {
-		// Upstream (OpenAI-compatible APIs) refuses stream_options without stream.
-		if (request.stream_options !== undefined && request.stream !== true) {
-			context.addIssue({
-				code: z.ZodIssueCode.custom,
-				path: ['stream_options'],
-				message: 'is only allowed when streaming',
-			});
-		}
-	});
+	.superRefine(refuseStreamOptionsWithoutStream);
 
 export type ChatCompletionRequest = z.infer<typeof chatCompletionRequestSchema>;

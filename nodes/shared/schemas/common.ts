@@ -5,6 +5,23 @@ import { tryParseJsonText } from '../items/jsonText';
 
 /** Building blocks shared by the operation schemas. Messages name the limit they enforce. */
 
+/**
+ * `stream_options` only with `stream: true`: OpenAI-compatible upstreams refuse it otherwise
+ * (the simulator README's upstream notes). Shared by chat completions and responses.
+ */
+export function refuseStreamOptionsWithoutStream(
+	request: { stream?: boolean; stream_options?: unknown },
+	context: z.RefinementCtx,
+): void {
+	if (request.stream_options !== undefined && request.stream !== true) {
+		context.addIssue({
+			code: z.ZodIssueCode.custom,
+			path: ['stream_options'],
+			message: 'is only allowed when streaming',
+		});
+	}
+}
+
 export const requiredText = (what: string) =>
 	z
 		.string({ required_error: `${what} is required`, invalid_type_error: `${what} must be text` })

@@ -6,6 +6,7 @@ import {
 	integerAtLeast,
 	jsonObject,
 	jsonObjectList,
+	refuseStreamOptionsWithoutStream,
 	requiredText,
 	textOrJsonText,
 } from './common';
@@ -104,13 +105,7 @@ export const responsesRequestSchema = z
 				message: 'cannot be combined with "conversation": use one or the other',
 			});
 		}
-		if (request.stream_options !== undefined && request.stream !== true) {
-			context.addIssue({
-				code: z.ZodIssueCode.custom,
-				path: ['stream_options'],
-				message: 'is only allowed when streaming',
-			});
-		}
+		refuseStreamOptionsWithoutStream(request, context);
 	});
 
 export type ResponsesRequest = z.infer<typeof responsesRequestSchema>;
