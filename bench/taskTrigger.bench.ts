@@ -8,7 +8,8 @@
  * final state, the repeated final) are captured and replayed, 1,000 in the order they came. Every
  * run gives the task ids a fresh suffix, so the trigger never meets a task of an earlier run.
  *
- * Two loads, each at 8 and at 32 callbacks in flight, the four contenders alternating with the
+ * The trigger runs in both its versions (2, the default, and 1, which existing workflows keep).
+ * Two loads, each at 8 and at 32 callbacks in flight, the contenders alternating with the
  * order rotated per repetition:
  * - all 1,000 callbacks: the trigger (Final Events Only, its default) starts 250 executions and
  *   answers the other 750 without one; the Webhook node starts 1,000;
@@ -49,7 +50,12 @@ const TRIGGER_PATH = `${TRIGGER_WEBHOOK_ID}/${TRIGGER_SECRET}`;
 const WEBHOOK_PATH = 'bench-callbacks-webhook';
 // At most 16 characters: n8n saves static data only for such workflow ids.
 const TRIGGER_WORKFLOW = 'benchCbTrigger01';
+const TRIGGER_V1_WORKFLOW = 'benchCbTriggerV1';
 const WEBHOOK_WORKFLOW = 'benchCbWebhook01';
+// Version 1 of the trigger, kept by existing workflows: n8n reads every body for it and
+// evaluates a binary-data option per call.
+const TRIGGER_V1_WEBHOOK_ID = '6c2f3d4e-5a71-4b8c-9dae-1f2a3b4c5d6e';
+const TRIGGER_V1_PATH = `${TRIGGER_V1_WEBHOOK_ID}/${TRIGGER_SECRET}`;
 
 function singleNodeWorkflow(id: string, node: WorkflowNode): WorkflowJson {
 	return {
@@ -61,16 +67,22 @@ function singleNodeWorkflow(id: string, node: WorkflowNode): WorkflowJson {
 	} as WorkflowJson;
 }
 
-const workflows: WorkflowJson[] = [
-	singleNodeWorkflow(TRIGGER_WORKFLOW, {
-		id: 'bench-cb-trigger',
+/** The trigger alone, at its default settings, in one of its versions. */
+function triggerNode(typeVersion: number, webhookId: string): WorkflowNode {
+	return {
+		id: `bench-cb-trigger-v${typeVersion}`,
 		name: 'Task Callback',
 		type: 'n8n-nodes-model-gateway.modelGatewayTaskTrigger',
-		typeVersion: 1,
+		typeVersion,
 		position: [0, 0],
-		webhookId: TRIGGER_WEBHOOK_ID,
+		webhookId,
 		parameters: { secret: TRIGGER_SECRET, events: 'final' },
-	}),
+	};
+}
+
+const workflows: WorkflowJson[] = [
+	singleNodeWorkflow(TRIGGER_WORKFLOW, triggerNode(2, TRIGGER_WEBHOOK_ID)),
+	singleNodeWorkflow(TRIGGER_V1_WORKFLOW, triggerNode(1, TRIGGER_V1_WEBHOOK_ID)),
 	singleNodeWorkflow(WEBHOOK_WORKFLOW, {
 		id: 'bench-cb-webhook',
 		name: 'Webhook',
@@ -99,11 +111,17 @@ const trigger: Contender = {
 	path: TRIGGER_PATH,
 	startsOf: () => TASKS,
 };
+const triggerV1: Contender = {
+	label: 'Task Callback Trigger version 1',
+	path: TRIGGER_V1_PATH,
+	startsOf: () => TASKS,
+};
 const webhook: Contender = {
 	label: 'Webhook node (On Received)',
 	path: WEBHOOK_PATH,
 	startsOf: () => undefined,
 };
+const contenders = [trigger, triggerV1, webhook];
 
 interface Figures {
 	/** Callbacks answered per second of the load. */
@@ -202,7 +220,7 @@ async function runLoad(
 		times.push(Number(process.hrtime.bigint() - sent) / 1e6);
 		if (response.status !== 200)
 			throw new Error(`${contender.label} answered ${response.status}: ${text.slice(0, 200)}`);
-		if (contender === trigger && (JSON.parse(text) as { started?: boolean }).started) started++;
+		if (contender !== webhook && (JSON.parse(text) as { started?: boolean }).started) started++;
 	});
 	const seconds = Number(process.hrtime.bigint() - begun) / 1e9;
 	const expected = contender.startsOf(load);
@@ -249,12 +267,14 @@ async function benchLine(line: N8nLine, tarball: string, loads: Load[]): Promise
 		},
 	});
 	try {
-		for (const id of [TRIGGER_WORKFLOW, WEBHOOK_WORKFLOW]) await n8n.activateWorkflow(id);
+		for (const id of [TRIGGER_WORKFLOW, TRIGGER_V1_WORKFLOW, WEBHOOK_WORKFLOW])
+			await n8n.activateWorkflow(id);
 		await n8n.waitForWebhook(TRIGGER_PATH);
+		await n8n.waitForWebhook(TRIGGER_V1_PATH);
 		await n8n.waitForWebhook(WEBHOOK_PATH);
 		// Unmeasured: n8n loads the node types and warms up on first use.
 		const warmUp: Load = { name: 'warm-up', bodies: loads[0].bodies.slice(0, 100) };
-		for (const contender of [trigger, webhook]) {
+		for (const contender of contenders) {
 			await inFlight(8, freshIds(warmUp.bodies), async (body) => {
 				await (
 					await fetch(n8n.webhookUrl(contender.path), {
@@ -268,9 +288,7 @@ async function benchLine(line: N8nLine, tarball: string, loads: Load[]): Promise
 		await settle(n8n);
 
 		const runs = loads.flatMap((load) =>
-			IN_FLIGHT.flatMap((level) =>
-				[trigger, webhook].map((contender) => ({ load, level, contender })),
-			),
+			IN_FLIGHT.flatMap((level) => contenders.map((contender) => ({ load, level, contender }))),
 		);
 		const results = runs.map(() => [] as Figures[]);
 		for (let repeat = 0; repeat < REPEATS; repeat++) {
@@ -289,9 +307,9 @@ async function benchLine(line: N8nLine, tarball: string, loads: Load[]): Promise
 			`\nn8n ${N8N_VERSIONS[line]}: medians of ${REPEATS} repetition(s); answer times in ms`,
 		);
 		console.log(
-			'| callbacks | in flight | trigger callbacks/s | Webhook node callbacks/s | trigger ÷ Webhook | until settled: trigger ÷ Webhook | n8n CPU ms per callback: trigger / Webhook | trigger p50 / p95 / max | Webhook p50 / p95 / max |',
+			'| callbacks | in flight | trigger version | trigger callbacks/s | Webhook node callbacks/s | trigger ÷ Webhook | until settled: trigger ÷ Webhook | n8n CPU ms per callback: trigger / Webhook | trigger p50 / p95 / max | Webhook p50 / p95 / max |',
 		);
-		console.log('|---|---|---|---|---|---|---|---|---|');
+		console.log('|---|---|---|---|---|---|---|---|---|---|');
 		for (const load of loads) {
 			for (const level of IN_FLIGHT) {
 				const of = (contender: Contender) =>
@@ -302,13 +320,18 @@ async function benchLine(line: N8nLine, tarball: string, loads: Load[]): Promise
 					];
 				const figure = (contender: Contender, key: keyof Figures) =>
 					median(of(contender).map((figures) => figures[key]));
-				const ratio = figure(trigger, 'perSecond') / figure(webhook, 'perSecond');
-				const doneRatio = figure(trigger, 'donePerSecond') / figure(webhook, 'donePerSecond');
 				const times = (contender: Contender) =>
 					`${ms(figure(contender, 'p50'))} / ${ms(figure(contender, 'p95'))} / ${ms(figure(contender, 'max'))}`;
-				console.log(
-					`| ${load.name} | ${level} | ${figure(trigger, 'perSecond').toFixed(1)} | ${figure(webhook, 'perSecond').toFixed(1)} | ${ratio.toFixed(2)} | ${doneRatio.toFixed(2)} | ${figure(trigger, 'cpuMsPerCallback').toFixed(1)} / ${figure(webhook, 'cpuMsPerCallback').toFixed(1)} | ${times(trigger)} | ${times(webhook)} |`,
-				);
+				for (const [version, contender] of [
+					['2', trigger],
+					['1', triggerV1],
+				] as const) {
+					const ratio = figure(contender, 'perSecond') / figure(webhook, 'perSecond');
+					const doneRatio = figure(contender, 'donePerSecond') / figure(webhook, 'donePerSecond');
+					console.log(
+						`| ${load.name} | ${level} | ${version} | ${figure(contender, 'perSecond').toFixed(1)} | ${figure(webhook, 'perSecond').toFixed(1)} | ${ratio.toFixed(2)} | ${doneRatio.toFixed(2)} | ${figure(contender, 'cpuMsPerCallback').toFixed(1)} / ${figure(webhook, 'cpuMsPerCallback').toFixed(1)} | ${times(contender)} | ${times(webhook)} |`,
+					);
+				}
 			}
 		}
 	} finally {

@@ -27,7 +27,10 @@ export class ModelGatewayTaskTrigger implements INodeType {
 			dark: 'file:modelGatewayTaskTrigger.dark.svg',
 		},
 		group: ['trigger'],
-		version: 1,
+		// Version 2 reads the bodies n8n leaves unread itself, which spares n8n an expression
+		// evaluation per callback (it asks version 1 webhooks for a binary-data option).
+		version: [1, 2],
+		defaultVersion: 2,
 		subtitle: '={{$parameter["events"] === "all" ? "Every status change" : "Final events only"}}',
 		description:
 			'Starts the workflow when the Model Gateway calls back about a video task or an asset review: once per task and status, with the normalized task (taskId, status, done, videoUrl, error) as output',

@@ -2,7 +2,9 @@
  * Reads a callback body. Callbacks are JSON objects: a body declared as another content type
  * (a form, text, XML) is refused with 415 before anything is read; a body without a content
  * type is parsed from its raw bytes. n8n has usually parsed JSON already (and answered 422
- * itself for broken JSON sent as application/json).
+ * itself for broken JSON sent as application/json). For trigger version 2 n8n reads only the
+ * content types it parses, so a body without one (or `application/…+json`) is read here from the
+ * request, no further than the size limit.
  */
 
 export const DEFAULT_MAX_BODY_KB = 1024;
@@ -12,6 +14,8 @@ export interface CallbackRequest {
 	parsedBody: unknown;
 	/** The bytes as received (`getRequestObject().rawBody`), when n8n read them. */
 	rawBody?: Buffer;
+	/** The request itself, read here when n8n left the body unread (no `rawBody`). */
+	unread?: AsyncIterable<Buffer | string>;
 	contentLength?: string;
 	contentType?: string;
 }
@@ -26,7 +30,10 @@ function isJsonType(contentType: string): boolean {
 	return type === 'application/json' || /^application\/[\w.-]+\+json$/.test(type);
 }
 
-export function readCallbackBody(request: CallbackRequest, maxBodyKb: number): BodyReading {
+export async function readCallbackBody(
+	request: CallbackRequest,
+	maxBodyKb: number,
+): Promise<BodyReading> {
 	if (request.contentType && !isJsonType(request.contentType)) {
 		return {
 			ok: false,
@@ -44,10 +51,20 @@ export function readCallbackBody(request: CallbackRequest, maxBodyKb: number): B
 			reason: `The callback body has ${size} bytes, more than the ${limit} bytes this trigger accepts (option Max Body Size)`,
 		};
 	}
+	let rawBody = request.rawBody;
+	if (rawBody === undefined && request.unread !== undefined) {
+		rawBody = await readAtMost(request.unread, limit);
+		if (rawBody === undefined) {
+			return {
+				ok: false,
+				statusCode: 413,
+				reason: `The callback body has more than the ${limit} bytes this trigger accepts (option Max Body Size)`,
+			};
+		}
+	}
 	let body: unknown = request.parsedBody;
 	if (!isObject(body) || Object.keys(body).length === 0) {
-		const text =
-			typeof body === 'string' && body !== '' ? body : (request.rawBody?.toString('utf8') ?? '');
+		const text = typeof body === 'string' && body !== '' ? body : (rawBody?.toString('utf8') ?? '');
 		if (text.trim() === '') {
 			return {
 				ok: false,
@@ -64,7 +81,23 @@ export function readCallbackBody(request: CallbackRequest, maxBodyKb: number): B
 	if (!isObject(body)) {
 		return { ok: false, statusCode: 400, reason: 'The callback body is not a JSON object' };
 	}
-	return { ok: true, body, size };
+	return { ok: true, body, size: rawBody?.length ?? size };
+}
+
+/** The bytes of a body, or undefined as soon as they pass `limit` (the rest is not read). */
+async function readAtMost(
+	source: AsyncIterable<Buffer | string>,
+	limit: number,
+): Promise<Buffer | undefined> {
+	const chunks: Buffer[] = [];
+	let length = 0;
+	for await (const chunk of source) {
+		const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+		length += bytes.length;
+		if (length > limit) return undefined;
+		chunks.push(bytes);
+	}
+	return Buffer.concat(chunks, length);
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -1,7 +1,6 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import { isDone } from '../shared/tasks';
-import type { CallbackRequest } from './body';
 import { DEFAULT_MAX_BODY_KB, readCallbackBody } from './body';
 import { confirmWithGateway, unconfirmableReason } from './confirm';
 import type { EventsChoice } from './description';
@@ -48,10 +47,14 @@ export async function receiveCallback(context: IWebhookFunctions): Promise<IWebh
 		maxBodyKb?: number;
 		memoryCapacity?: number;
 	};
-	const reading = readCallbackBody(
+	const { rawBody } = request as unknown as { rawBody?: Buffer };
+	const reading = await readCallbackBody(
 		{
 			parsedBody: context.getBodyData() as unknown,
-			rawBody: (request as unknown as CallbackRequest & { rawBody?: Buffer }).rawBody,
+			rawBody,
+			// Version 2: n8n reads only the content types it parses (and evaluates no expression
+			// per call to decide); the rest is read here.
+			unread: rawBody === undefined && !request.readableEnded ? request : undefined,
 			contentLength: headers['content-length'],
 			contentType: headers['content-type'],
 		},

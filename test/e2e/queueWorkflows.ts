@@ -232,7 +232,7 @@ export function reactWorkflow(): WorkflowJson {
 			node(
 				'Video Finished',
 				'n8n-nodes-model-gateway.modelGatewayTaskTrigger',
-				1,
+				2,
 				{ secret: TRIGGER_SECRET, events: 'final' },
 				{ webhookId: TRIGGER_WEBHOOK_ID },
 			),

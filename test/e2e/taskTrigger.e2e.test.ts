@@ -302,4 +302,32 @@ describe.each(N8N_LINES)('Task Callback Trigger on n8n line %s.x', (line) => {
 		);
 		expect(answer.status).toBe(404);
 	});
+
+	test('version 2 reads the bodies n8n leaves unread (no content type, application/…+json) and refuses other types', async () => {
+		const send = async (taskId: string, contentType?: string) => {
+			const body = Buffer.from(
+				JSON.stringify({ id: taskId, model: 'video-s-1', status: 'queued' }),
+			);
+			// A Buffer body: fetch adds no content type of its own.
+			const answer = await fetch(running().webhookUrl(TRIGGER_PATH), {
+				method: 'POST',
+				headers: contentType === undefined ? {} : { 'content-type': contentType },
+				body,
+			});
+			return {
+				status: answer.status,
+				body: JSON.parse(await answer.text()) as Record<string, unknown>,
+			};
+		};
+		// Queued (Final Events Only): read and recognized, answered, and nothing started.
+		expect(await send('untyped-1')).toEqual({
+			status: 200,
+			body: expect.objectContaining({ taskId: 'untyped-1', started: false, dropped: 'notFinal' }),
+		});
+		expect(await send('problem-1', 'application/problem+json')).toEqual({
+			status: 200,
+			body: expect.objectContaining({ taskId: 'problem-1', started: false }),
+		});
+		expect((await send('text-1', 'text/plain')).status).toBe(415);
+	});
 });

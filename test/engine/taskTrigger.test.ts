@@ -60,10 +60,15 @@ afterEach(async () => {
 	harness = undefined;
 });
 
-async function start(parameters: IDataObject = {}, credentials?: IDataObject) {
+async function start(
+	parameters: IDataObject = {},
+	credentials?: IDataObject,
+	typeVersion?: number,
+) {
 	harness = await startWebhookHarness({
 		parameters: { secret: SECRET, ...parameters },
 		credentials: credentials as never,
+		typeVersion,
 	});
 	return harness;
 }
@@ -345,71 +350,96 @@ describe('events, duplicates and order', () => {
 	});
 });
 
-describe('bad input is refused with a short reason, logged, and starts nothing', () => {
-	test.each([
-		[
-			'text',
-			'text/plain',
-			'not json at all',
-			415,
-			'The callback body is text/plain; this trigger accepts JSON (application/json)',
-		],
-		[
-			'a form, even one that names a task',
-			'application/x-www-form-urlencoded',
-			'id=t1&status=succeeded',
-			415,
-			'The callback body is application/x-www-form-urlencoded; this trigger accepts JSON (application/json)',
-		],
-		[
-			'empty body',
-			'application/json',
-			'',
-			400,
-			'The callback body is empty: a JSON object was expected',
-		],
-		['a JSON array', 'application/json', '[1,2]', 400, 'The callback body is not a JSON object'],
-		[
-			'an unknown shape',
-			'application/json',
-			'{"hello":"world"}',
-			422,
-			'The callback body is not a task record or asset review result this trigger knows',
-		],
-	])('%s', async (_name, contentType, text, status, reason) => {
-		await start();
-		const answer = await post(text, { 'content-type': contentType });
-		expect(answer).toEqual({ status, body: { received: false, reason } });
-		expect(harness!.executions).toHaveLength(0);
-		expect(harness!.warnings).toHaveLength(1);
-		expect(harness!.warnings[0].message).toBe(
-			`Model Gateway callback refused (${status}): ${reason}`,
-		);
-	});
+// Version 1: n8n reads every body; version 2: n8n reads only the types it parses, the trigger the rest.
+describe.each([1, 2])(
+	'bad input is refused with a short reason, logged, and starts nothing (version %i)',
+	(typeVersion) => {
+		test.each([
+			[
+				'text',
+				'text/plain',
+				'not json at all',
+				415,
+				'The callback body is text/plain; this trigger accepts JSON (application/json)',
+			],
+			[
+				'a form, even one that names a task',
+				'application/x-www-form-urlencoded',
+				'id=t1&status=succeeded',
+				415,
+				'The callback body is application/x-www-form-urlencoded; this trigger accepts JSON (application/json)',
+			],
+			[
+				'empty body',
+				'application/json',
+				'',
+				400,
+				'The callback body is empty: a JSON object was expected',
+			],
+			['a JSON array', 'application/json', '[1,2]', 400, 'The callback body is not a JSON object'],
+			[
+				'an unknown shape',
+				'application/json',
+				'{"hello":"world"}',
+				422,
+				'The callback body is not a task record or asset review result this trigger knows',
+			],
+		])('%s', async (_name, contentType, text, status, reason) => {
+			await start({}, undefined, typeVersion);
+			const answer = await post(text, { 'content-type': contentType });
+			expect(answer).toEqual({ status, body: { received: false, reason } });
+			expect(harness!.executions).toHaveLength(0);
+			expect(harness!.warnings).toHaveLength(1);
+			expect(harness!.warnings[0].message).toBe(
+				`Model Gateway callback refused (${status}): ${reason}`,
+			);
+		});
 
-	test('JSON in a body without a content type is still read', async () => {
-		await start();
-		expect((await post(JSON.stringify(S_SUCCEEDED), { 'content-type': '' })).status).toBe(200);
-		expect(harness!.executions).toHaveLength(1);
-	});
+		test('JSON in a body without a content type is still read', async () => {
+			await start({}, undefined, typeVersion);
+			expect((await post(JSON.stringify(S_SUCCEEDED), { 'content-type': '' })).status).toBe(200);
+			expect(harness!.executions).toHaveLength(1);
+		});
 
-	test('an oversized body → 413', async () => {
-		await start({ options: { maxBodyKb: 1 } });
-		const body = taskSRecord('succeeded', { padding: 'x'.repeat(2000) });
-		const answer = await post(body);
-		expect(answer.status).toBe(413);
-		expect(answer.body.reason).toMatch(
-			/^The callback body has \d+ bytes, more than the 1024 bytes/,
-		);
-		expect(harness!.executions).toHaveLength(0);
-	});
+		test('JSON declared as application/problem+json is read', async () => {
+			await start({}, undefined, typeVersion);
+			const answer = await post(JSON.stringify(S_SUCCEEDED), {
+				'content-type': 'application/problem+json',
+			});
+			expect(answer.status).toBe(200);
+			expect(harness!.executions[0][0].json).toMatchObject({
+				taskId: 'cgt-2026-s-1',
+				body: S_SUCCEEDED,
+			});
+		});
 
-	test('broken JSON sent as application/json is refused by n8n itself (422)', async () => {
-		await start();
-		expect((await post('{"id":', { 'content-type': 'application/json' })).status).toBe(422);
-		expect(harness!.warnings).toHaveLength(0);
-	});
-});
+		test('an oversized body without a content type → 413', async () => {
+			await start({ options: { maxBodyKb: 1 } }, undefined, typeVersion);
+			const body = JSON.stringify(taskSRecord('succeeded', { padding: 'x'.repeat(2000) }));
+			const answer = await post(body, { 'content-type': '' });
+			expect(answer.status).toBe(413);
+			expect(answer.body.reason).toMatch(/more than the 1024 bytes this trigger accepts/);
+			expect(harness!.executions).toHaveLength(0);
+		});
+
+		test('an oversized body → 413', async () => {
+			await start({ options: { maxBodyKb: 1 } }, undefined, typeVersion);
+			const body = taskSRecord('succeeded', { padding: 'x'.repeat(2000) });
+			const answer = await post(body);
+			expect(answer.status).toBe(413);
+			expect(answer.body.reason).toMatch(
+				/^The callback body has \d+ bytes, more than the 1024 bytes/,
+			);
+			expect(harness!.executions).toHaveLength(0);
+		});
+
+		test('broken JSON sent as application/json is refused by n8n itself (422)', async () => {
+			await start({}, undefined, typeVersion);
+			expect((await post('{"id":', { 'content-type': 'application/json' })).status).toBe(422);
+			expect(harness!.warnings).toHaveLength(0);
+		});
+	},
+);
 
 /** Waits (without a timer) until the simulator has sent `count` callbacks and each was answered. */
 async function allCallbacksAnswered(simulator: Simulator, count: number) {

@@ -38,8 +38,10 @@ import { GenericAuthCredentialsHelper, PACKAGE_PREFIX } from './harness';
  *
  * - routing: `POST /webhook/<path>` with the path n8n computes (`NodeHelpers.getNodeWebhookPath`
  *   over the node's evaluated path expression); anything else is 404;
- * - body: n8n's body parser for typeVersion 1 (application/json parsed or 422, text/plain as
- *   text, url-encoded parsed, other types `{}`; `rawBody` always kept; 16 MiB cap → 413);
+ * - body: n8n's body parser (application/json parsed or 422, text/plain as text, url-encoded
+ *   parsed, other types `{}`; `rawBody` kept; 16 MiB cap → 413): for typeVersion 1 always, for
+ *   later versions only for the content types n8n parses (n8n's `parseRequestBody`); other
+ *   bodies are left unread in the request, without `rawBody` or `body`;
  * - answers: `noWebhookResponse` (the node answered itself), `webhookResponse` without
  *   `workflowData` (no execution), or the onReceived answer, then one execution of the workflow;
  * - static data: read fresh from the "database" for every request and written back whole when
@@ -57,6 +59,8 @@ export interface WebhookHarnessOptions {
 	/** The editor's random per-node values; fixed so the URL is known. */
 	nodeId?: string;
 	webhookId?: string;
+	/** The trigger's typeVersion (default: its defaultVersion). */
+	typeVersion?: number;
 }
 
 export interface LoggedWarning {
@@ -99,7 +103,7 @@ class TriggerNodeTypes implements INodeTypes {
 /** What n8n's request middleware adds to the incoming message. */
 type WebhookRequest = IncomingMessage & {
 	body: unknown;
-	rawBody: Buffer;
+	rawBody?: Buffer;
 	contentType?: string;
 	encoding?: BufferEncoding;
 	query: IDataObject;
@@ -114,7 +118,7 @@ export async function startWebhookHarness(options: WebhookHarnessOptions): Promi
 		webhookId: options.webhookId ?? 'c3c1a7e2-0d4b-4b8e-a1f6-0e0f0e0f0e01',
 		name: TRIGGER_NAME,
 		type: triggerType,
-		typeVersion: 1,
+		typeVersion: options.typeVersion ?? (nodeType.description.defaultVersion as number),
 		position: [0, 0],
 		parameters: options.parameters as INode['parameters'],
 		credentials: { modelGatewayApi: { id: 'test-modelGatewayApi', name: 'modelGatewayApi' } },
@@ -218,9 +222,6 @@ export async function startWebhookHarness(options: WebhookHarnessOptions): Promi
 				message: `The requested webhook "${request.method ?? ''} ${path.replace(/^\/webhook\//, '')}" is not registered.`,
 			});
 		}
-		const raw = await readRaw(request);
-		if (raw === undefined) return sendJson(response, 413, { message: 'request entity too large' });
-		request.rawBody = raw;
 		request.originalUrl = request.url ?? '';
 		request.query = parseQuery((request.url ?? '').split('?')[1] ?? '') as IDataObject;
 		request.params = {};
@@ -228,10 +229,16 @@ export async function startWebhookHarness(options: WebhookHarnessOptions): Promi
 		request.contentType = mime.trim().toLowerCase() || undefined;
 		const charset = parameters.find((part) => part.trim().startsWith('charset='));
 		request.encoding = (charset?.split('=')[1]?.trim() ?? 'utf-8') as BufferEncoding;
-		try {
-			request.body = parseBody(request);
-		} catch {
-			return sendJson(response, 422, { message: 'Failed to parse request body' });
+		if (node.typeVersion === 1 || isParsableContentType(request.contentType)) {
+			const raw = await readRaw(request);
+			if (raw === undefined)
+				return sendJson(response, 413, { message: 'request entity too large' });
+			request.rawBody = raw;
+			try {
+				request.body = parseBody(request, raw);
+			} catch {
+				return sendJson(response, 422, { message: 'Failed to parse request body' });
+			}
 		}
 
 		// n8n reads the workflow (and its static data) from the database for every call: the
@@ -324,10 +331,22 @@ async function readRaw(request: IncomingMessage): Promise<Buffer | undefined> {
 	return Buffer.concat(chunks);
 }
 
+/** The content types n8n parses for webhook nodes of version 2 and later. */
+function isParsableContentType(contentType: string | undefined): boolean {
+	if (!contentType) return false;
+	return (
+		contentType.startsWith('application/json') ||
+		contentType.startsWith('text/plain') ||
+		contentType.startsWith('application/x-www-form-urlencoded') ||
+		contentType.endsWith('/xml') ||
+		contentType.endsWith('+xml')
+	);
+}
+
 /** n8n's `parseBody` (packages/cli/src/middlewares/body-parser.ts), then `{}` when nothing was parsed. */
-function parseBody(request: WebhookRequest): unknown {
-	if (request.rawBody.length === 0) return {};
-	const text = request.rawBody.toString(request.encoding);
+function parseBody(request: WebhookRequest, raw: Buffer): unknown {
+	if (raw.length === 0) return {};
+	const text = raw.toString(request.encoding);
 	switch (request.contentType) {
 		case 'application/json':
 			return JSON.parse(text) as unknown;

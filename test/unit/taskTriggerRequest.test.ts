@@ -50,22 +50,59 @@ describe('checkSecret', () => {
 describe('readCallbackBody', () => {
 	const json = 'application/problem+json; charset=utf-8';
 
-	it('takes what n8n parsed, or parses the raw bytes when n8n did not', () => {
-		expect(readCallbackBody({ parsedBody: { a: 1 }, contentType: 'application/json' }, 1)).toEqual({
-			ok: true,
-			body: { a: 1 },
-			size: 0,
-		});
+	it('takes what n8n parsed, or parses the raw bytes when n8n did not', async () => {
+		await expect(
+			readCallbackBody({ parsedBody: { a: 1 }, contentType: 'application/json' }, 1),
+		).resolves.toEqual({ ok: true, body: { a: 1 }, size: 0 });
 		const raw = Buffer.from('{"b":2}');
-		expect(readCallbackBody({ parsedBody: {}, rawBody: raw, contentType: json }, 1)).toEqual({
-			ok: true,
-			body: { b: 2 },
-			size: 7,
-		});
-		expect(readCallbackBody({ parsedBody: '{"c":3}' }, 1)).toMatchObject({
+		await expect(
+			readCallbackBody({ parsedBody: {}, rawBody: raw, contentType: json }, 1),
+		).resolves.toEqual({ ok: true, body: { b: 2 }, size: 7 });
+		await expect(readCallbackBody({ parsedBody: '{"c":3}' }, 1)).resolves.toMatchObject({
 			ok: true,
 			body: { c: 3 },
 		});
+	});
+
+	/** A request body n8n left unread, in the given pieces; counts the pieces taken. */
+	function unreadBody(pieces: string[]) {
+		const taken = { count: 0 };
+		async function* body(): AsyncGenerator<Buffer> {
+			for (const piece of pieces) {
+				taken.count++;
+				yield Buffer.from(piece);
+			}
+		}
+		return { unread: body(), taken };
+	}
+
+	it('reads a body n8n left unread (version 2) from the request', async () => {
+		const { unread, taken } = unreadBody(['{"d":', '4}']);
+		await expect(readCallbackBody({ parsedBody: undefined, unread }, 1)).resolves.toEqual({
+			ok: true,
+			body: { d: 4 },
+			size: 7,
+		});
+		expect(taken.count).toBe(2);
+	});
+
+	it('stops reading an unread body once it passes the limit (413), undeclared length too', async () => {
+		const { unread, taken } = unreadBody(['x'.repeat(800), 'x'.repeat(800), 'never read']);
+		await expect(readCallbackBody({ parsedBody: undefined, unread }, 1)).resolves.toEqual({
+			ok: false,
+			statusCode: 413,
+			reason:
+				'The callback body has more than the 1024 bytes this trigger accepts (option Max Body Size)',
+		});
+		expect(taken.count).toBe(2);
+	});
+
+	it('does not read a body of another content type', async () => {
+		const { unread, taken } = unreadBody(['id=1']);
+		await expect(
+			readCallbackBody({ parsedBody: undefined, unread, contentType: 'text/xml' }, 1),
+		).resolves.toMatchObject({ ok: false, statusCode: 415 });
+		expect(taken.count).toBe(0);
 	});
 
 	it.each([
@@ -82,7 +119,7 @@ describe('readCallbackBody', () => {
 		[{ parsedBody: {} }, 400, 'The callback body is empty: a JSON object was expected'],
 		[{ parsedBody: 'not json' }, 400, 'The callback body is not valid JSON'],
 		[{ parsedBody: '[1]' }, 400, 'The callback body is not a JSON object'],
-	])('refuses %j with %i', (request, statusCode, reason) => {
-		expect(readCallbackBody(request, 0)).toEqual({ ok: false, statusCode, reason });
+	])('refuses %j with %i', async (request, statusCode, reason) => {
+		await expect(readCallbackBody(request, 0)).resolves.toEqual({ ok: false, statusCode, reason });
 	});
 });

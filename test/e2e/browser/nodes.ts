@@ -151,7 +151,7 @@ export const EDITOR_CHECK_NODES: EditorCheckNode[] = [
 	},
 	{
 		name: 'modelGatewayTaskTrigger',
-		typeVersion: 1,
+		typeVersion: 2,
 		title: 'Model Gateway Task Callback Trigger',
 		credential: 'gateway',
 		trigger: true,
