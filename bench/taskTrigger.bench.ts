@@ -19,7 +19,8 @@
  * so also callbacks/s until settled: n8n answers a Webhook node's callback before its execution
  * runs, and much of that work comes after the last answer. Each run starts on a settled n8n.
  *
- * BENCH_LINES ("1 2"), BENCH_REPEATS (2), BENCH_IN_FLIGHT ("8 32"); BENCH_N8N_NODE_OPTIONS is
+ * BENCH_LINES ("1 2"), BENCH_REPEATS (2), BENCH_IN_FLIGHT ("8 32"), BENCH_TRIGGER_V1 ("0" leaves
+ * version 1 out); BENCH_N8N_NODE_OPTIONS is
  * passed to n8n as NODE_OPTIONS (Node refuses --cpu-prof there: to profile n8n, --require a
  * script that runs the inspector's Profiler and writes .cpuprofile files).
  */
@@ -121,7 +122,9 @@ const webhook: Contender = {
 	path: WEBHOOK_PATH,
 	startsOf: () => undefined,
 };
-const contenders = [trigger, triggerV1, webhook];
+// BENCH_TRIGGER_V1=0 leaves version 1 out (a shorter run).
+const contenders =
+	process.env.BENCH_TRIGGER_V1 === '0' ? [trigger, webhook] : [trigger, triggerV1, webhook];
 
 interface Figures {
 	/** Callbacks answered per second of the load. */
@@ -326,6 +329,7 @@ async function benchLine(line: N8nLine, tarball: string, loads: Load[]): Promise
 					['2', trigger],
 					['1', triggerV1],
 				] as const) {
+					if (!contenders.includes(contender)) continue;
 					const ratio = figure(contender, 'perSecond') / figure(webhook, 'perSecond');
 					const doneRatio = figure(contender, 'donePerSecond') / figure(webhook, 'donePerSecond');
 					console.log(
