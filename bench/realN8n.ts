@@ -1,41 +1,55 @@
 /**
- * The side-by-side chat comparison in real n8n (the cached 1.x install the end-to-end suite
- * uses): this package packed and installed as a community package, its credential and the
- * workflows imported through n8n's CLI, each workflow run from its manual trigger. A Code
- * node makes the items; the node under test is timed by the `executionTime` n8n records in
- * the execution's run data, so n8n's start-up of the execution and the Code node do not count.
+ * The per-item nodes side by side in real n8n (a cached install of the end-to-end suite): this
+ * package and a benchmark-only floor package (bench/floor-package) packed and installed as
+ * community packages, the credential and the workflows imported through n8n's CLI, each
+ * workflow run from its manual trigger. A Code node makes the items; the node under test is
+ * timed by the `executionTime` n8n records in the execution's run data, so n8n's start-up of the
+ * execution and the Code node do not count.
  */
 import { existsSync, mkdtempSync, rmSync } from 'fs';
-import { tmpdir } from 'os';
 import { join } from 'path';
+import { tmpdir } from 'os';
 
-import { MAX_CONCURRENCY } from '../nodes/shared/items/items';
 import { EXAMPLE_CREDENTIALS, simulatorCredentials } from '../test/e2e/examples';
-import type { N8nInstance, WorkflowJson, Execution, JsonObject } from '../test/e2e/harness';
+import type {
+	Execution,
+	JsonObject,
+	N8nInstance,
+	N8nLine,
+	WorkflowJson,
+} from '../test/e2e/harness';
 import { N8N_VERSIONS, findInstallation, packPackage, startN8n } from '../test/e2e/harness';
 import type { Simulator } from '../test/simulator';
 
-export interface RealN8nSettings {
-	items: number;
-	singleItems: number;
-	latencyMs: number;
-	repeats: number;
-	concurrency: number;
-}
+/** What a contender's workflow does per item; each kind has its own check of the answer. */
+export type ContenderKind = 'chat' | 'responses' | 'videoCreate' | 'httpRequest' | 'floor' | 'noOp';
 
 export interface Contender {
 	label: string;
+	kind: ContenderKind;
 	workflowId: string;
 	items: number;
-	content: (json: JsonObject) => unknown;
+	/** Items in flight (for n8n's HTTP Request node: its batch size, interval 0). */
+	concurrency: number;
 }
 
-const NODE_UNDER_TEST = 'Node Under Test';
+/** The gateway route each kind calls once per item, or undefined for one that calls nothing. */
+const ROUTE: Record<ContenderKind, string | undefined> = {
+	chat: '/v1/chat/completions',
+	responses: '/v1/responses',
+	videoCreate: '/v1/videos',
+	httpRequest: '/v1/chat/completions',
+	floor: '/v1/chat/completions',
+	noOp: undefined,
+};
 
-/** Why the real-n8n part cannot run here, or undefined when it can. */
-export function realN8nUnavailable(): string | undefined {
+const NODE_UNDER_TEST = 'Node Under Test';
+const FLOOR_PACKAGE_DIR = join(__dirname, '..', '..', 'bench', 'floor-package');
+
+/** Why the real-n8n part cannot run on a line here, or undefined when it can. */
+export function realN8nUnavailable(line: N8nLine): string | undefined {
 	try {
-		findInstallation(1);
+		findInstallation(line);
 	} catch (error) {
 		return (error as Error).message;
 	}
@@ -88,102 +102,113 @@ function workflow(id: string, items: number, node: JsonObject): WorkflowJson {
 	} as WorkflowJson;
 }
 
-function chatNode(concurrency: number): JsonObject {
-	return {
-		type: 'n8n-nodes-model-gateway.modelGatewayChat',
+/** The node under test of a contender, as workflow JSON. */
+function nodeOf(contender: Contender, simulator: Simulator): JsonObject {
+	const { concurrency } = contender;
+	const ours = (name: string, parameters: JsonObject): JsonObject => ({
+		type: `n8n-nodes-model-gateway.${name}`,
 		typeVersion: 1,
-		parameters: {
-			model: 'chat-model-1',
-			messages: { values: [{ role: 'user', content: '={{ $json.question }}' }] },
-			options: { concurrency },
-		},
-	};
+		parameters,
+	});
+	switch (contender.kind) {
+		case 'chat':
+			return ours('modelGatewayChat', {
+				model: 'chat-model-1',
+				messages: { values: [{ role: 'user', content: '={{ $json.question }}' }] },
+				options: { concurrency },
+			});
+		case 'responses':
+			return ours('modelGatewayResponses', {
+				model: 'chat-model-1',
+				input: '={{ $json.question }}',
+				options: { concurrency },
+			});
+		case 'videoCreate':
+			return ours('modelGatewayVideo', {
+				family: 'generic',
+				operation: 'create',
+				model: 'video-model-1',
+				genericPrompt: '={{ $json.question }}',
+				options: { concurrency },
+			});
+		case 'httpRequest':
+			return {
+				type: 'n8n-nodes-base.httpRequest',
+				typeVersion: 4.2,
+				parameters: {
+					method: 'POST',
+					url: `${simulator.baseUrl}/v1/chat/completions`,
+					authentication: 'predefinedCredentialType',
+					nodeCredentialType: 'modelGatewayApi',
+					sendBody: true,
+					specifyBody: 'json',
+					jsonBody:
+						'={{ JSON.stringify({ model: "chat-model-1", messages: [{ role: "user", content: $json.question }] }) }}',
+					options: { batching: { batch: { batchSize: concurrency, batchInterval: 0 } } },
+				},
+			};
+		case 'floor':
+			return {
+				type: 'n8n-nodes-bench-floor.benchBareChat',
+				typeVersion: 1,
+				parameters: {
+					url: `${simulator.baseUrl}/v1/chat/completions`,
+					apiKey: simulator.apiKey,
+					model: 'chat-model-1',
+					concurrency,
+				},
+			};
+		case 'noOp':
+			return { type: 'n8n-nodes-base.noOp', typeVersion: 1, parameters: {} };
+	}
 }
 
-function httpRequestNode(url: string, batchSize: number): JsonObject {
-	return {
-		type: 'n8n-nodes-base.httpRequest',
-		typeVersion: 4.2,
-		parameters: {
-			method: 'POST',
-			url,
-			authentication: 'predefinedCredentialType',
-			nodeCredentialType: 'modelGatewayApi',
-			sendBody: true,
-			specifyBody: 'json',
-			jsonBody:
-				'={{ JSON.stringify({ model: "chat-model-1", messages: [{ role: "user", content: $json.question }] }) }}',
-			options: { batching: { batch: { batchSize, batchInterval: 0 } } },
-		},
-	};
+/** Whether an output item is the right answer for its row. */
+function answered(kind: ContenderKind, json: JsonObject, row: number): boolean {
+	const echo = `Echo: Question number ${row}`;
+	switch (kind) {
+		case 'chat':
+		case 'floor':
+			return json.content === echo;
+		case 'responses':
+			return json.outputText === echo;
+		case 'videoCreate':
+			return typeof json.taskId === 'string' && json.taskId !== '' && json.family === 'generic';
+		case 'httpRequest': {
+			const [choice] = json.choices as JsonObject[];
+			return (choice.message as JsonObject).content === echo;
+		}
+		case 'noOp':
+			return json.question === `Question number ${row}`;
+	}
 }
-
-const chatContent = (json: JsonObject) => json.content;
-const httpContent = (json: JsonObject) => {
-	const [choice] = json.choices as JsonObject[];
-	return (choice.message as JsonObject).content;
-};
 
 export interface RealN8nRun {
 	n8n: N8nInstance;
-	contenders: { chat: Contender; http: Contender; single: Contender; max: Contender };
 	stop(): Promise<void>;
 }
 
-/** Packs the (built) package, starts n8n 1.x with it and imports the benchmark workflows. */
+/** Packs the (built) package and the floor package, starts n8n with them and imports the workflows. */
 export async function startRealN8n(
 	simulator: Simulator,
-	settings: RealN8nSettings,
+	line: N8nLine,
+	contenders: Contender[],
 	env: Record<string, string> = {},
 ): Promise<RealN8nRun> {
 	const packDir = mkdtempSync(join(tmpdir(), 'mg-bench-pack-'));
 	const packed = await packPackage(packDir);
-	const url = `${simulator.baseUrl}/v1/chat/completions`;
-	const contenders = {
-		chat: {
-			label: `Model Gateway Chat, ${settings.concurrency} items in flight`,
-			workflowId: 'benchChatMany001',
-			items: settings.items,
-			content: chatContent,
-		},
-		http: {
-			label: `n8n HTTP Request node, batch size ${settings.concurrency}, interval 0`,
-			workflowId: 'benchHttpMany001',
-			items: settings.items,
-			content: httpContent,
-		},
-		max: {
-			label: `Model Gateway Chat, ${MAX_CONCURRENCY} items in flight`,
-			workflowId: 'benchChatMax0001',
-			items: settings.items,
-			content: chatContent,
-		},
-		single: {
-			label: 'Model Gateway Chat, 1 item in flight',
-			workflowId: 'benchChatOne0001',
-			items: settings.singleItems,
-			content: chatContent,
-		},
-	};
+	const floor = await packPackage(packDir, FLOOR_PACKAGE_DIR);
 	const n8n = await startN8n({
-		line: 1,
-		packages: [packed.tarball],
+		line,
+		packages: [packed.tarball, floor.tarball],
 		credentials: simulatorCredentials(simulator),
-		workflows: [
-			workflow(contenders.chat.workflowId, settings.items, chatNode(settings.concurrency)),
-			workflow(
-				contenders.http.workflowId,
-				settings.items,
-				httpRequestNode(url, settings.concurrency),
-			),
-			workflow(contenders.single.workflowId, settings.singleItems, chatNode(1)),
-			workflow(contenders.max.workflowId, settings.items, chatNode(MAX_CONCURRENCY)),
-		],
+		workflows: contenders.map((contender) =>
+			workflow(contender.workflowId, contender.items, nodeOf(contender, simulator)),
+		),
 		env: { N8N_LOG_LEVEL: 'warn', ...env },
 	});
 	return {
 		n8n,
-		contenders,
 		stop: async () => {
 			await n8n.stop();
 			if (existsSync(packDir)) rmSync(packDir, { recursive: true, force: true });
@@ -191,7 +216,10 @@ export async function startRealN8n(
 	};
 }
 
-/** Runs one contender's workflow once; returns the node's items per second after checking every answer. */
+/**
+ * Runs one contender's workflow once and checks every answer; returns the node's executionTime
+ * in milliseconds.
+ */
 export async function runContender(
 	n8n: N8nInstance,
 	simulator: Simulator,
@@ -201,16 +229,16 @@ export async function runContender(
 	const { execution } = await n8n.runManualWorkflow(contender.workflowId);
 	const run = nodeRun(execution);
 	const items = run.data?.main?.[0] ?? [];
-	const sent = simulator.requestsTo('POST', '/v1/chat/completions').length;
-	const correct = items.every(
-		(item, row) => contender.content(item.json) === `Echo: Question number ${row}`,
-	);
-	if (run.error || items.length !== contender.items || sent !== contender.items || !correct) {
+	const route = ROUTE[contender.kind];
+	const sent = route === undefined ? 0 : simulator.requestsTo('POST', route).length;
+	const correct = items.every((item, row) => answered(contender.kind, item.json, row));
+	const expectedRequests = route === undefined ? 0 : contender.items;
+	if (run.error || items.length !== contender.items || sent !== expectedRequests || !correct) {
 		throw new Error(
 			`${contender.label}: wrong output (${run.error?.message ?? 'no error'}; ${items.length} items, ${sent} requests)`,
 		);
 	}
-	return contender.items / (run.executionTime / 1000);
+	return run.executionTime;
 }
 
 function nodeRun(execution: Execution) {
@@ -226,4 +254,4 @@ function nodeRun(execution: Execution) {
 	return run;
 }
 
-export const REAL_N8N_VERSION = N8N_VERSIONS[1];
+export { N8N_VERSIONS };
