@@ -11,6 +11,7 @@ import {
 } from '../families/perItem';
 import { taskItem } from '../../shared/tasks/taskItem';
 import type { VideoItemSettings } from './types';
+import { itemParameter } from '../../shared/items/itemParameters';
 
 /** Create: one task per item, built by the selected family's editor half, parsed by its wire half. */
 
@@ -38,7 +39,7 @@ export async function prepare(
 	itemIndex: number,
 	settings: VideoItemSettings,
 ): Promise<CreateRequest> {
-	const model = (this.getNodeParameter('model', itemIndex, '') as string).trim();
+	const model = (itemParameter(this, 'model', itemIndex, '') as string).trim();
 	if (settings.familyFromItem) return buildItemCreateRequest(this, itemIndex, model);
 	return await FAMILY_EDITORS[settings.family].buildCreateRequest(this, itemIndex, model);
 }

@@ -19,6 +19,7 @@ import { nextQueryAllowedAt, queryTask } from '../../shared/tasks/query';
 import { FAMILY_EDITORS } from '../families';
 import { taskItem } from '../../shared/tasks/taskItem';
 import type { VideoItemSettings } from './types';
+import { itemParameter, nodeOfRun } from '../../shared/items/itemParameters';
 
 /** Get Status: one query per item, no waiting. */
 
@@ -93,13 +94,13 @@ function taskReference(
 	itemIndex: number,
 	selected: FamilyId,
 ): TaskReference {
-	if (context.getNodeParameter('taskSource', itemIndex, 'input') === 'manual') {
+	if (itemParameter<string>(context, 'taskSource', itemIndex, 'input') === 'manual') {
 		return {
 			family: selected,
-			taskId: (context.getNodeParameter('taskId', itemIndex, '') as string).trim(),
+			taskId: (itemParameter(context, 'taskId', itemIndex, '') as string).trim(),
 			model: null,
 			endpoint: null,
-			createdAt: (context.getNodeParameter('createdAt', itemIndex, '') as string).trim() || null,
+			createdAt: (itemParameter(context, 'createdAt', itemIndex, '') as string).trim() || null,
 			...FAMILY_EDITORS[selected].readReference(context, itemIndex),
 		};
 	}
@@ -129,7 +130,7 @@ function refuseEarlyQuery(
 	const policy = family.pollPolicy;
 	if (!policy.enforcedByGateway) return;
 	const refuse = (message: string): never => {
-		throw new NodeOperationError(context.getNode(), `Item ${itemIndex}: ${message}`, {
+		throw new NodeOperationError(nodeOfRun(context), `Item ${itemIndex}: ${message}`, {
 			itemIndex,
 			description: `${policy.guidance} Use Model Gateway Wait for Task, which keeps this rule for you, or start a workflow from the task's callback with Model Gateway Task Trigger. Nothing was sent to the gateway.`,
 		});
@@ -162,7 +163,7 @@ export function prepare(
 	const reference = taskReference(this, itemIndex, settings.family);
 	if (reference.taskId === '') {
 		throw new NodeOperationError(
-			this.getNode(),
+			nodeOfRun(this),
 			`Item ${itemIndex}: "taskId": a task ID is required`,
 			{
 				itemIndex,
@@ -173,7 +174,7 @@ export function prepare(
 	}
 	const createdAtError = createdAtProblem(reference.createdAt, Date.now());
 	if (createdAtError) {
-		throw new NodeOperationError(this.getNode(), `Item ${itemIndex}: ${createdAtError}`, {
+		throw new NodeOperationError(nodeOfRun(this), `Item ${itemIndex}: ${createdAtError}`, {
 			itemIndex,
 			description: 'Nothing was sent to the gateway.',
 		});
@@ -183,9 +184,13 @@ export function prepare(
 		// A reference the family cannot query (e.g. a missing model) fails before sending.
 		taskFamily(reference.family).buildQueryRequest(reference);
 	} catch (error) {
-		throw new NodeOperationError(this.getNode(), `Item ${itemIndex}: ${(error as Error).message}`, {
-			itemIndex,
-		});
+		throw new NodeOperationError(
+			nodeOfRun(this),
+			`Item ${itemIndex}: ${(error as Error).message}`,
+			{
+				itemIndex,
+			},
+		);
 	}
 	return reference;
 }

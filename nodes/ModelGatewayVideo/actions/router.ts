@@ -6,6 +6,7 @@ import * as create from './create.operation';
 import * as getStatus from './getStatus.operation';
 import { FAMILY_FROM_ITEM, itemFamily } from '../families/perItem';
 import type { VideoItemSettings } from './types';
+import { itemParameter } from '../../shared/items/itemParameters';
 
 /**
  * Runs the selected operation through the shared item loop: every item's request is built
@@ -41,8 +42,8 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 }
 
 function itemSettings(context: IExecuteFunctions, itemIndex: number): VideoItemSettings {
-	const options = context.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const selected = context.getNodeParameter('family', itemIndex) as string;
+	const options = itemParameter(context, 'options', itemIndex, {}) as IDataObject;
+	const selected = itemParameter(context, 'family', itemIndex, 'generic') as string;
 	const familyFromItem = selected === FAMILY_FROM_ITEM;
 	return {
 		family: familyFromItem ? itemFamily(context, itemIndex) : (selected as FamilyId),

@@ -12,6 +12,7 @@ import { FAMILY_A_DEFAULT_ENDPOINT, FAMILY_A_PATH } from '../../shared/tasks/fam
 import { additionalBodyFields, compact, familyOptions, jsonFields } from './parameters';
 import { promptProperty, videoOptionsProperty } from './properties';
 import type { FamilyEditor } from './types';
+import { itemParameter, nodeOfRun } from '../../shared/items/itemParameters';
 
 /** Family A, editor half: omni-video and image-to-video create parameters. */
 
@@ -60,12 +61,12 @@ async function frame(
 	propertyParameter: string,
 ): Promise<string | undefined> {
 	if (source === 'binary') {
-		const property = (context.getNodeParameter(propertyParameter, itemIndex, '') as string).trim();
+		const property = (itemParameter(context, propertyParameter, itemIndex, '') as string).trim();
 		if (property === '') return undefined;
 		// Family A takes raw Base64 (no data: prefix) where it accepts "URL or Base64".
 		return (await readBinaryAsBase64(context, itemIndex, property)).base64;
 	}
-	return (context.getNodeParameter(urlParameter, itemIndex, '') as string).trim() || undefined;
+	return (itemParameter(context, urlParameter, itemIndex, '') as string).trim() || undefined;
 }
 
 function multiShot(value: unknown): boolean | string | undefined {
@@ -345,7 +346,8 @@ export const familyAEditor: FamilyEditor = {
 		},
 	],
 	readReference: (context, itemIndex) => ({
-		endpoint: context.getNodeParameter(
+		endpoint: itemParameter(
+			context,
 			REFERENCE_ENDPOINT,
 			itemIndex,
 			FAMILY_A_DEFAULT_ENDPOINT,
@@ -353,7 +355,8 @@ export const familyAEditor: FamilyEditor = {
 	}),
 	createEndpoints: CREATE_ENDPOINTS,
 	async buildCreateRequest(context, itemIndex, model) {
-		const endpoint = context.getNodeParameter(
+		const endpoint = itemParameter(
+			context,
 			ENDPOINT,
 			itemIndex,
 			FAMILY_A_DEFAULT_ENDPOINT,
@@ -363,7 +366,7 @@ export const familyAEditor: FamilyEditor = {
 		for (const name of Object.keys(JSON_OPTIONS)) delete plain[name];
 		const shots = (asRecord(multiPrompt)?.shots as IDataObject[] | undefined) ?? [];
 		const common = {
-			...compact({ prompt: context.getNodeParameter(PROMPT, itemIndex, '') as string, ...plain }),
+			...compact({ prompt: itemParameter(context, PROMPT, itemIndex, '') as string, ...plain }),
 			...jsonFields(options, JSON_OPTIONS),
 			...compact({
 				multi_shot: multiShot(multiShotOption),
@@ -372,7 +375,7 @@ export const familyAEditor: FamilyEditor = {
 		};
 		let fields: IDataObject;
 		if (endpoint === 'image2video') {
-			const source = context.getNodeParameter(FRAME_SOURCE, itemIndex, 'url') as string;
+			const source = itemParameter(context, FRAME_SOURCE, itemIndex, 'url') as string;
 			const frames = compact({
 				image: await frame(context, itemIndex, source, IMAGE, IMAGE_PROPERTY),
 				image_tail: await frame(context, itemIndex, source, IMAGE_TAIL, IMAGE_TAIL_PROPERTY),
@@ -380,7 +383,7 @@ export const familyAEditor: FamilyEditor = {
 			fields = { ...common, ...frames };
 		} else {
 			const images = (
-				context.getNodeParameter(`${IMAGE_LIST}.images`, itemIndex, []) as IDataObject[]
+				itemParameter(context, `${IMAGE_LIST}.images`, itemIndex, []) as IDataObject[]
 			).map((image) => ({
 				image_url: image.image_url,
 				...(typeof image.type === 'string' && image.type !== '' ? { type: image.type } : {}),
@@ -389,7 +392,7 @@ export const familyAEditor: FamilyEditor = {
 		}
 		return this.requestFromFields(
 			{ ...fields, ...additionalBodyFields(context, itemIndex) },
-			{ model, endpoint, node: context.getNode(), itemIndex },
+			{ model, endpoint, node: nodeOfRun(context), itemIndex },
 		);
 	},
 	requestFromFields(fields, { model, endpoint = FAMILY_A_DEFAULT_ENDPOINT, node, itemIndex }) {

@@ -6,6 +6,7 @@ import { asRecord } from '../../shared/tasks';
 import { additionalBodyFields, compact, familyOptions, jsonFields, jsonValue } from './parameters';
 import { promptProperty, videoOptionsProperty } from './properties';
 import { ID_ONLY_REFERENCE, type FamilyEditor } from './types';
+import { itemParameter, nodeOfRun } from '../../shared/items/itemParameters';
 
 /** Family B, editor half: PascalCase create fields. */
 
@@ -101,13 +102,13 @@ export const familyBEditor: FamilyEditor = {
 		};
 		return this.requestFromFields(
 			{
-				...compact({ Prompt: context.getNodeParameter(PROMPT, itemIndex, '') as string }),
+				...compact({ Prompt: itemParameter(context, PROMPT, itemIndex, '') as string }),
 				...compact(plain),
 				...jsonFields({ fileInfos, extInfo }, JSON_OPTIONS),
 				...(Object.keys(output).length > 0 ? { OutputConfig: output } : {}),
 				...additionalBodyFields(context, itemIndex),
 			},
-			{ model, node: context.getNode(), itemIndex },
+			{ model, node: nodeOfRun(context), itemIndex },
 		);
 	},
 	requestFromFields(fields, { model, node, itemIndex }) {

@@ -5,6 +5,7 @@ import { validateRequest } from '../../shared/schemas/validate';
 import { additionalBodyFields, compact, familyOptions, jsonFields, listOfText } from './parameters';
 import { promptProperty, videoOptionsProperty } from './properties';
 import { ID_ONLY_REFERENCE, type FamilyEditor } from './types';
+import { itemParameter, nodeOfRun } from '../../shared/items/itemParameters';
 
 /** Family C, editor half: reference to video. */
 
@@ -92,13 +93,13 @@ export const familyCEditor: FamilyEditor = {
 		for (const name of [...Object.keys(JSON_OPTIONS), ...LIST_OPTIONS]) delete plain[name];
 		return this.requestFromFields(
 			{
-				prompt: context.getNodeParameter(PROMPT, itemIndex, '') as string,
+				prompt: itemParameter(context, PROMPT, itemIndex, '') as string,
 				...compact(plain),
 				...compact({ images: listOfText(options.images), videos: listOfText(options.videos) }),
 				...jsonFields(options, JSON_OPTIONS),
 				...additionalBodyFields(context, itemIndex),
 			},
-			{ model, node: context.getNode(), itemIndex },
+			{ model, node: nodeOfRun(context), itemIndex },
 		);
 	},
 	requestFromFields(fields, { model, node, itemIndex }) {

@@ -6,6 +6,7 @@ import { asRecord } from '../../shared/tasks';
 import { additionalBodyFields, compact, familyOptions } from './parameters';
 import { promptProperty, videoOptionsProperty } from './properties';
 import { ID_ONLY_REFERENCE, type FamilyEditor } from './types';
+import { itemParameter, nodeOfRun } from '../../shared/items/itemParameters';
 
 /** Generic video, editor half: text or image to video. */
 
@@ -81,12 +82,12 @@ export const genericEditor: FamilyEditor = {
 		const extra = additionalBodyFields(context, itemIndex);
 		return this.requestFromFields(
 			{
-				prompt: context.getNodeParameter(PROMPT, itemIndex, '') as string,
+				prompt: itemParameter(context, PROMPT, itemIndex, '') as string,
 				...compact(plain),
 				...extra,
 				...metadataField(metadata, extra.metadata),
 			} as IDataObject,
-			{ model, node: context.getNode(), itemIndex },
+			{ model, node: nodeOfRun(context), itemIndex },
 		);
 	},
 	requestFromFields(fields, { model, node, itemIndex }) {

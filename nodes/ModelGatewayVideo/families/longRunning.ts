@@ -6,6 +6,7 @@ import { validateRequest } from '../../shared/schemas/validate';
 import { encodePathSegment } from '../../shared/tasks';
 import { additionalBodyFields, compact, familyOptions } from './parameters';
 import type { FamilyEditor } from './types';
+import { itemParameter, nodeOfRun } from '../../shared/items/itemParameters';
 
 /** Long-running operations, editor half: instances and prediction parameters. */
 
@@ -105,10 +106,11 @@ export const longRunningEditor: FamilyEditor = {
 		},
 	],
 	readReference: (context, itemIndex) => ({
-		model: (context.getNodeParameter(REFERENCE_MODEL, itemIndex, '') as string).trim(),
+		model: (itemParameter(context, REFERENCE_MODEL, itemIndex, '') as string).trim(),
 	}),
 	async buildCreateRequest(context, itemIndex, model) {
-		const entries = context.getNodeParameter(
+		const entries = itemParameter(
+			context,
 			`${INSTANCES}.instances`,
 			itemIndex,
 			[],
@@ -130,7 +132,7 @@ export const longRunningEditor: FamilyEditor = {
 				...(Object.keys(parameters).length > 0 ? { parameters } : {}),
 				...additionalBodyFields(context, itemIndex),
 			},
-			{ model, node: context.getNode(), itemIndex },
+			{ model, node: nodeOfRun(context), itemIndex },
 		);
 	},
 	requestFromFields(fields, { model, node, itemIndex }) {

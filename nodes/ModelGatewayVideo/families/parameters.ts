@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
+import { itemParameter, nodeOfRun } from '../../shared/items/itemParameters';
 
 /**
  * Reading n8n parameters into request bodies. Nothing here validates: a value that cannot
@@ -47,7 +48,7 @@ export function familyOptions(
 	itemIndex: number,
 	name: string,
 ): IDataObject {
-	return context.getNodeParameter(name, itemIndex, {}) as IDataObject;
+	return itemParameter(context, name, itemIndex, {}) as IDataObject;
 }
 
 /** A JSON parameter that must hold an object (or JSON text of one); empty gives `{}`. */
@@ -57,11 +58,11 @@ export function jsonObjectParameter(
 	parameter: string,
 	label: string,
 ): IDataObject {
-	const value = jsonValue(context.getNodeParameter(parameter, itemIndex, '') as unknown);
+	const value = jsonValue(itemParameter(context, parameter, itemIndex, '') as unknown);
 	if (value === undefined) return {};
 	if (value === null || typeof value !== 'object' || Array.isArray(value)) {
 		throw new NodeOperationError(
-			context.getNode(),
+			nodeOfRun(context),
 			`Item ${itemIndex}: "${label}": must be a JSON object`,
 			{ itemIndex, description: 'Nothing was sent to the gateway.' },
 		);

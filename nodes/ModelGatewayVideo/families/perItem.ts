@@ -4,6 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { FAMILY_IDS, TASK_FAMILIES, type CreateRequest, type FamilyId } from '../../shared/tasks';
 import { FAMILY_EDITORS } from './index';
 import { jsonObjectParameter } from './parameters';
+import { itemParameter, nodeOfRun } from '../../shared/items/itemParameters';
 
 /**
  * "From Each Item": the family, endpoint and request fields come from the item, so one Video
@@ -60,7 +61,7 @@ export const perItemCreateProperties: INodeProperties[] = [
 
 /** The family an item names, by ID or display name (case and spaces ignored). */
 export function itemFamily(context: IExecuteFunctions, itemIndex: number): FamilyId {
-	const raw = context.getNodeParameter(ITEM_FAMILY, itemIndex, '') as unknown;
+	const raw = itemParameter(context, ITEM_FAMILY, itemIndex, '') as unknown;
 	const wanted = typeof raw === 'string' ? raw.replace(/\s+/g, '').toLowerCase() : '';
 	const family = FAMILY_IDS.find(
 		(id) =>
@@ -69,7 +70,7 @@ export function itemFamily(context: IExecuteFunctions, itemIndex: number): Famil
 	);
 	if (family) return family;
 	throw new NodeOperationError(
-		context.getNode(),
+		nodeOfRun(context),
 		`Item ${itemIndex}: "Family of the Item": "${String(raw ?? '')}" is not a family; use one of ${familyList}`,
 		{ itemIndex, description: 'Nothing was sent to the gateway.' },
 	);
@@ -83,14 +84,14 @@ export function buildItemCreateRequest(
 ): CreateRequest {
 	const family = itemFamily(context, itemIndex);
 	// An expression over a row without the column gives undefined: the family's default.
-	const raw = context.getNodeParameter(ITEM_ENDPOINT, itemIndex, '') as unknown;
+	const raw = itemParameter(context, ITEM_ENDPOINT, itemIndex, '') as unknown;
 	const endpoint = typeof raw === 'string' ? raw.trim() : '';
 	return FAMILY_EDITORS[family].requestFromFields(
 		jsonObjectParameter(context, itemIndex, ITEM_REQUEST_FIELDS, 'Request Fields of the Item'),
 		{
 			model,
 			endpoint: endpoint === '' ? undefined : endpoint,
-			node: context.getNode(),
+			node: nodeOfRun(context),
 			itemIndex,
 		},
 	);

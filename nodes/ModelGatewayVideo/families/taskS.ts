@@ -6,6 +6,7 @@ import { TASK_S_PATH, taskSFamily } from '../../shared/tasks/taskS';
 import { additionalBodyFields, compact, familyOptions } from './parameters';
 import { videoOptionsProperty } from './properties';
 import { ID_ONLY_REFERENCE, type FamilyEditor } from './types';
+import { itemParameter, nodeOfRun } from '../../shared/items/itemParameters';
 
 /** Task family S, editor half: multimodal content items. */
 
@@ -134,7 +135,7 @@ export const taskSEditor: FamilyEditor = {
 		]),
 	],
 	async buildCreateRequest(context, itemIndex, model) {
-		const entries = context.getNodeParameter(`${CONTENT}.items`, itemIndex, []) as IDataObject[];
+		const entries = itemParameter(context, `${CONTENT}.items`, itemIndex, []) as IDataObject[];
 		const options = familyOptions(context, itemIndex, OPTIONS);
 		return this.requestFromFields(
 			{
@@ -142,7 +143,7 @@ export const taskSEditor: FamilyEditor = {
 				...compact(options),
 				...additionalBodyFields(context, itemIndex),
 			},
-			{ model, node: context.getNode(), itemIndex },
+			{ model, node: nodeOfRun(context), itemIndex },
 		);
 	},
 	requestFromFields(fields, { model, node, itemIndex }) {
