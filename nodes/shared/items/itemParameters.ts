@@ -1,6 +1,7 @@
 import type {
 	IExecuteFunctions,
 	INode,
+	INodeExecutionData,
 	INodeParameters,
 	NodeParameterValueType,
 } from 'n8n-workflow';
@@ -59,9 +60,33 @@ function rawParameter(parameters: INodeParameters, path: string): unknown {
 	return value;
 }
 
+/** What a parameter is for the whole run: its raw value, and whether it holds an expression. */
+interface ParameterPlan {
+	raw: unknown;
+	sameForEveryItem: boolean;
+}
+
+// Per run and path, read off the node's parameters once: every item asks again.
+const runPlans = new WeakMap<object, Map<string, ParameterPlan>>();
+
+function planOf(context: IExecuteFunctions, path: string): ParameterPlan {
+	let plans = runPlans.get(context);
+	if (!plans) {
+		plans = new Map();
+		runPlans.set(context, plans);
+	}
+	let plan = plans.get(path);
+	if (!plan) {
+		const raw = rawParameter(nodeParameters(context), path);
+		plan = { raw, sameForEveryItem: !holdsExpression(raw) };
+		plans.set(path, plan);
+	}
+	return plan;
+}
+
 /** Whether a parameter has the same value for every item of this node run. */
 export function sameForEveryItem(context: IExecuteFunctions, path: string): boolean {
-	return !holdsExpression(rawParameter(nodeParameters(context), path));
+	return planOf(context, path).sameForEveryItem;
 }
 
 /** `={{ $json.a.b }}` as a whole value, with its path (`a.b`); identifiers only. */
@@ -107,9 +132,33 @@ function withItemFields(raw: unknown, json: unknown): unknown {
 	return raw;
 }
 
+// The node's input, which does not change during a run, fetched from n8n once.
+const runInputs = new WeakMap<object, INodeExecutionData[]>();
+
 /** The item's own JSON, as `$json` sees it in a node with one input. */
 function itemJson(context: IExecuteFunctions, itemIndex: number): unknown {
-	return context.getInputData()[itemIndex]?.json ?? UNRESOLVED;
+	let input = runInputs.get(context);
+	if (!input) {
+		input = context.getInputData();
+		runInputs.set(context, input);
+	}
+	return input[itemIndex]?.json ?? UNRESOLVED;
+}
+
+/** A copy of a parameter value (JSON: objects, arrays and primitives). */
+function copyOf<T>(value: T): T {
+	if (Array.isArray(value)) return value.map(copyOf) as T;
+	if (value === null || typeof value !== 'object') return value;
+	const copy: Record<string, unknown> = {};
+	for (const key of Object.keys(value)) copy[key] = copyOf((value as Record<string, unknown>)[key]);
+	return copy as T;
+}
+
+/** A key for a fallback value: primitives without JSON's cost, objects by their JSON. */
+function fallbackKey(fallback: unknown): string {
+	return fallback !== null && typeof fallback === 'object'
+		? JSON.stringify(fallback)
+		: `${typeof fallback}:${String(fallback)}`;
 }
 
 /**
@@ -123,16 +172,18 @@ export function itemParameter<T extends NodeParameterValueType | object>(
 	fallback: T,
 ): T {
 	const read = () => context.getNodeParameter(path, itemIndex, fallback) as T;
-	if (!sameForEveryItem(context, path)) {
-		const raw = rawParameter(nodeParameters(context), path);
+	const plan = planOf(context, path);
+	if (!plan.sameForEveryItem) {
 		const json = itemJson(context, itemIndex);
-		const filled = json === UNRESOLVED ? UNRESOLVED : withItemFields(raw, json);
+		const filled = json === UNRESOLVED ? UNRESOLVED : withItemFields(plan.raw, json);
 		return filled === UNRESOLVED ? read() : (filled as T);
 	}
-	const values = runValues.get(context) ?? new Map<string, unknown>();
-	runValues.set(context, values);
-	const key = `${path}\u0000${JSON.stringify(fallback) ?? ''}`;
+	let values = runValues.get(context);
+	if (!values) {
+		values = new Map<string, unknown>();
+		runValues.set(context, values);
+	}
+	const key = `${path}\u0000${fallbackKey(fallback)}`;
 	if (!values.has(key)) values.set(key, read());
-	const value = values.get(key) as T;
-	return value !== null && typeof value === 'object' ? structuredClone(value) : value;
+	return copyOf(values.get(key) as T);
 }
