@@ -26,7 +26,7 @@ import type { N8nLine } from '../test/e2e/harness';
 import type { Simulator } from '../test/simulator';
 import { startSimulator } from '../test/simulator';
 import type { Contender, ContenderKind } from './realN8n';
-import { N8N_VERSIONS, realN8nUnavailable, runContender, startRealN8n } from './realN8n';
+import { FLOOR_OF, N8N_VERSIONS, realN8nUnavailable, runContender, startRealN8n } from './realN8n';
 
 const ITEMS = Number(process.env.BENCH_ITEMS ?? 1000);
 const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 50);
@@ -140,6 +140,8 @@ async function plainClient(
 
 interface Row {
 	label: string;
+	/** The n8n contender's kind; undefined for the plain clients. */
+	kind?: ContenderKind;
 	/** Measures once; returns milliseconds for `items`. */
 	measure: () => Promise<number>;
 	items: number;
@@ -164,7 +166,9 @@ const CONTENDER_LABELS: Record<ContenderKind, string> = {
 	responses: 'Model Gateway Responses',
 	videoCreate: 'Model Gateway Video, Create (Generic)',
 	httpRequest: "n8n's HTTP Request node",
-	floor: "n8n's floor: a node that only sends each item through n8n's HTTP helper",
+	floorChat: "n8n's floor for Chat: a node that only sends each item through n8n's HTTP helper",
+	floorResponses: "n8n's floor for Responses: the same node, the same route",
+	floorVideo: "n8n's floor for Video Create: the same node, the same route",
 	noOp: "n8n's minimum: its No Operation node, which returns its input",
 };
 
@@ -187,12 +191,12 @@ async function benchRealN8n(simulator: Simulator, line: N8nLine): Promise<void> 
 		return;
 	}
 	const singleItems = Math.min(ITEMS, SINGLE_ITEMS);
-	const single = (['chat', 'responses', 'videoCreate', 'floor'] as const).map((kind) =>
-		contender(kind, singleItems, 1),
-	);
+	const single = (
+		['chat', 'floorChat', 'responses', 'floorResponses', 'videoCreate', 'floorVideo'] as const
+	).map((kind) => contender(kind, singleItems, 1));
 	const noOp = contender('noOp', ITEMS, 1);
-	const many = (['chat', 'responses', 'videoCreate', 'floor', 'httpRequest'] as const).map((kind) =>
-		contender(kind, ITEMS, CONCURRENCY),
+	const many = (['chat', 'floorChat', 'responses', 'videoCreate', 'httpRequest'] as const).map(
+		(kind) => contender(kind, ITEMS, CONCURRENCY),
 	);
 	const max = contender('chat', ITEMS, MAX_CONCURRENCY);
 	const contenders = [...single, noOp, ...many, max];
@@ -211,6 +215,7 @@ async function benchRealN8n(simulator: Simulator, line: N8nLine): Promise<void> 
 	);
 	const n8nRow = (entry: Contender): Row => ({
 		label: entry.label,
+		kind: entry.kind,
 		items: entry.items,
 		times: [],
 		measure: async () => await runContender(real.n8n, simulator, entry),
@@ -242,28 +247,32 @@ async function benchRealN8n(simulator: Simulator, line: N8nLine): Promise<void> 
 
 		const beyond = (row: Row) => median(row.times) / row.items - LATENCY_MS;
 		const plain = beyond(keepAliveOne);
-		const floorRow = singleRows.find((row) => row.label.startsWith(CONTENDER_LABELS.floor));
-		const floor = floorRow ? beyond(floorRow) : NaN;
+		const floorOf = (kind: ContenderKind | undefined) => {
+			const floorKind = FLOOR_OF[kind as keyof typeof FLOOR_OF];
+			const floorRow = singleRows.find((row) => row.kind === floorKind);
+			return floorKind && floorRow ? beyond(floorRow) : undefined;
+		};
 		console.log(`\nReal n8n ${version}, per item at 1 in flight (${singleItems} items):`);
 		console.log(
 			"| what | ms per item beyond the gateway's latency | ÷ plain keep-alive client | beyond n8n's floor (ms) |",
 		);
 		console.log('|---|---|---|---|');
 		for (const row of singleRows) {
-			if (row.label.startsWith(CONTENDER_LABELS.noOp)) {
+			if (row.kind === 'noOp') {
 				const perItem = median(row.times) / row.items;
 				console.log(
-					`| ${row.label.replace(', 1 in flight', '')} (${row.items} items, no request) | ${fixed(perItem, 3)} ms per item in all | — | — |`,
+					`| ${row.label.replace(', 1 in flight', '')} (${row.items} items, no request) | ${fixed(perItem, 4)} ms per item in all | — | — |`,
 				);
 				continue;
 			}
 			const ms = beyond(row);
-			const ours = /Model Gateway/.test(row.label) ? fixed(ms - floor, 2) : '—';
+			const floor = floorOf(row.kind);
+			const ours = floor === undefined ? '—' : fixed(ms - floor, 2);
 			console.log(`| ${row.label} | ${fixed(ms, 2)} | ${fixed(ms / plain, 2)}× | ${ours} |`);
 		}
 		const bound = (concurrency: number) => (concurrency * 1000) / LATENCY_MS;
 		const rate = (row: Row) => row.items / (median(row.times) / 1000);
-		const httpNode = manyRows.find((row) => row.label.startsWith(CONTENDER_LABELS.httpRequest));
+		const httpNode = manyRows.find((row) => row.kind === 'httpRequest');
 		const httpRate = httpNode ? rate(httpNode) : NaN;
 		console.log(`\nReal n8n ${version}, items per second (${ITEMS} items):`);
 		console.log(

@@ -22,7 +22,27 @@ import { N8N_VERSIONS, findInstallation, packPackage, startN8n } from '../test/e
 import type { Simulator } from '../test/simulator';
 
 /** What a contender's workflow does per item; each kind has its own check of the answer. */
-export type ContenderKind = 'chat' | 'responses' | 'videoCreate' | 'httpRequest' | 'floor' | 'noOp';
+export type ContenderKind =
+	| 'chat'
+	| 'responses'
+	| 'videoCreate'
+	| 'httpRequest'
+	| 'floorChat'
+	| 'floorResponses'
+	| 'floorVideo'
+	| 'noOp';
+
+/** Each floor contender's route in the floor package, and the node of ours it stands next to. */
+export const FLOOR_OF: Record<'chat' | 'responses' | 'videoCreate', ContenderKind> = {
+	chat: 'floorChat',
+	responses: 'floorResponses',
+	videoCreate: 'floorVideo',
+};
+const FLOOR_ROUTE: Partial<Record<ContenderKind, string>> = {
+	floorChat: 'chat',
+	floorResponses: 'responses',
+	floorVideo: 'video',
+};
 
 export interface Contender {
 	label: string;
@@ -39,7 +59,9 @@ const ROUTE: Record<ContenderKind, string | undefined> = {
 	responses: '/v1/responses',
 	videoCreate: '/v1/videos',
 	httpRequest: '/v1/chat/completions',
-	floor: '/v1/chat/completions',
+	floorChat: '/v1/chat/completions',
+	floorResponses: '/v1/responses',
+	floorVideo: '/v1/videos',
 	noOp: undefined,
 };
 
@@ -147,14 +169,17 @@ function nodeOf(contender: Contender, simulator: Simulator): JsonObject {
 					options: { batching: { batch: { batchSize: concurrency, batchInterval: 0 } } },
 				},
 			};
-		case 'floor':
+		case 'floorChat':
+		case 'floorResponses':
+		case 'floorVideo':
 			return {
-				type: 'n8n-nodes-bench-floor.benchBareChat',
+				type: 'n8n-nodes-bench-floor.benchBareRequest',
 				typeVersion: 1,
 				parameters: {
-					url: `${simulator.baseUrl}/v1/chat/completions`,
+					baseUrl: simulator.baseUrl,
+					route: FLOOR_ROUTE[contender.kind] as string,
 					apiKey: simulator.apiKey,
-					model: 'chat-model-1',
+					model: contender.kind === 'floorVideo' ? 'video-model-1' : 'chat-model-1',
 					concurrency,
 				},
 			};
@@ -168,12 +193,15 @@ function answered(kind: ContenderKind, json: JsonObject, row: number): boolean {
 	const echo = `Echo: Question number ${row}`;
 	switch (kind) {
 		case 'chat':
-		case 'floor':
+		case 'floorChat':
 			return json.content === echo;
 		case 'responses':
+		case 'floorResponses':
 			return json.outputText === echo;
 		case 'videoCreate':
 			return typeof json.taskId === 'string' && json.taskId !== '' && json.family === 'generic';
+		case 'floorVideo':
+			return typeof json.taskId === 'string' && json.taskId !== '';
 		case 'httpRequest': {
 			const [choice] = json.choices as JsonObject[];
 			return (choice.message as JsonObject).content === echo;
