@@ -18,7 +18,7 @@ import { Agent, request as httpRequest } from 'http';
 import { mkdtempSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeType } from 'n8n-workflow';
 
 import { MAX_CONCURRENCY } from '../nodes/shared/items/items';
 import { aggregateEventStream, ChatStreamAggregator } from '../nodes/shared/streams/sse';
@@ -296,12 +296,128 @@ async function benchRealN8n(simulator: Simulator, line: N8nLine): Promise<void> 
 	}
 }
 
+/** The benchmark-only floor node (plain JavaScript, see bench/floor-package). */
+function floorNodeType(): INodeType {
+	// A CommonJS file, loaded as n8n loads it.
+	const loaded = require(
+		join(__dirname, '..', '..', 'bench', 'floor-package', 'nodes', 'BenchBareRequest.node.js'),
+	) as {
+		BenchBareRequest: new () => INodeType;
+	};
+	return new loaded.BenchBareRequest();
+}
+
+type RunNode = (typeof import('../test/engine/harness'))['runNode'];
+
+/**
+ * Per item in the engine in this process, with a gateway that answers at once (latency 0), 1 in
+ * flight: each node next to the floor node on the same route, alternating. What the node costs
+ * more than the floor, in wall and CPU time, is this package's own work per item (the simulator's
+ * share is the same for both).
+ */
+async function benchInProcessFloor(runNode: RunNode): Promise<void> {
+	const instant = await startSimulator({ latencyMs: 0 });
+	try {
+		const question = '={{ $json.question }}';
+		const floor = (route: string, model: string) => ({
+			type: 'benchBareRequest',
+			parameters: {
+				baseUrl: instant.baseUrl,
+				route,
+				model,
+				apiKey: instant.apiKey,
+				concurrency: 1,
+			},
+		});
+		const pairs = [
+			{
+				label: 'Chat',
+				node: {
+					type: 'modelGatewayChat',
+					parameters: {
+						model: 'chat-model-1',
+						messages: { values: [{ role: 'user', content: question }] },
+					},
+				},
+				floor: floor('chat', 'chat-model-1'),
+			},
+			{
+				label: 'Responses',
+				node: {
+					type: 'modelGatewayResponses',
+					parameters: { model: 'chat-model-1', input: question },
+				},
+				floor: floor('responses', 'chat-model-1'),
+			},
+			{
+				label: 'Video, Create',
+				node: {
+					type: 'modelGatewayVideo',
+					parameters: {
+						family: 'generic',
+						operation: 'create',
+						model: 'video-model-1',
+						genericPrompt: question,
+					},
+				},
+				floor: floor('video', 'video-model-1'),
+			},
+		];
+		const count = Math.min(ITEMS, 400);
+		const credentials = { modelGatewayApi: { baseUrl: instant.baseUrl, apiKey: instant.apiKey } };
+		const input = Array.from({ length: count }, (_, row) => ({
+			json: { question: `Question number ${row}` },
+		}));
+		/** One run: wall and CPU milliseconds per item. */
+		const measure = async (node: Parameters<RunNode>[0]) => {
+			instant.reset();
+			const cpu = process.cpuUsage();
+			const started = process.hrtime.bigint();
+			const result = await runNode(node, { credentials, input });
+			const wall = Number(process.hrtime.bigint() - started) / 1e6 / count;
+			const used = process.cpuUsage(cpu);
+			const error = result.error('Node Under Test');
+			if (error || result.items.length !== count)
+				throw new Error(`${node.type}: ${error?.message}`);
+			return { wall, cpu: (used.user + used.system) / 1000 / count };
+		};
+		console.log(
+			`\nIn-process engine, the gateway answering at once, 1 in flight, ${count} items, medians of ${REPEATS} alternating runs:`,
+		);
+		console.log(
+			'| node | wall ms per item: node / floor | node − floor | CPU ms per item: node / floor | node − floor |',
+		);
+		console.log('|---|---|---|---|---|');
+		for (const pair of pairs) {
+			await measure(pair.node);
+			await measure(pair.floor);
+			const node: Array<{ wall: number; cpu: number }> = [];
+			const bare: Array<{ wall: number; cpu: number }> = [];
+			for (let repeat = 0; repeat < REPEATS; repeat++) {
+				node.push(await measure(pair.node));
+				bare.push(await measure(pair.floor));
+			}
+			const wall = [median(node.map((run) => run.wall)), median(bare.map((run) => run.wall))];
+			const cpu = [median(node.map((run) => run.cpu)), median(bare.map((run) => run.cpu))];
+			console.log(
+				`| ${pair.label} | ${fixed(wall[0], 3)} / ${fixed(wall[1], 3)} | ${fixed(wall[0] - wall[1], 3)} | ${fixed(cpu[0], 3)} / ${fixed(cpu[1], 3)} | ${fixed(cpu[0] - cpu[1], 3)} |`,
+			);
+		}
+	} finally {
+		await instant.close();
+	}
+}
+
 /** The Chat rows through n8n-core's engine in this process. */
 async function benchInProcess(simulator: Simulator): Promise<void> {
 	// As test/setup-env.ts: n8n-core writes an instance key under N8N_USER_FOLDER.
 	process.env.N8N_USER_FOLDER ??= mkdtempSync(join(tmpdir(), 'mg-bench-n8n-'));
 	process.env.N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS ??= 'false';
+	// The floor node joins the engine's node table before the harness builds it.
+	const { packageNodeTypes } = await import('../test/engine/packageNodes');
+	packageNodeTypes.benchBareRequest = floorNodeType();
 	const { runNode } = await import('../test/engine/harness');
+	await benchInProcessFloor(runNode);
 	const credentials = {
 		modelGatewayApi: { baseUrl: simulator.baseUrl, apiKey: simulator.apiKey },
 	};
