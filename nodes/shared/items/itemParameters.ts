@@ -22,24 +22,33 @@ import type {
  * the largest cost per item). Anything else, a missing field included, goes to n8n.
  */
 
-const runValues = new WeakMap<object, Map<string, unknown>>();
+/** What one node run reads once and every item reuses, keyed by the run's context. */
+interface RunState {
+	// getNode() hands out a deep copy of the node every call; the node does not change during a
+	// run, so one copy per run is made (for parameters, and for the errors that name the node).
+	node: INode;
+	/** The node's input, which does not change during a run, once fetched. */
+	input?: INodeExecutionData[];
+	/** Per parameter path: its raw value and whether it holds an expression. */
+	plans: Map<string, ParameterPlan>;
+	/** Resolved values of parameters that are the same for every item, by path and fallback. */
+	values: Map<string, unknown>;
+}
 
-// getNode() hands out a deep copy of the node every call; the node does not change during a
-// run, so one copy per run is made (for parameters, and for the errors that name the node).
-const runNodes = new WeakMap<object, INode>();
+const runStates = new WeakMap<object, RunState>();
+
+function runState(context: IExecuteFunctions): RunState {
+	let state = runStates.get(context);
+	if (!state) {
+		state = { node: context.getNode(), plans: new Map(), values: new Map() };
+		runStates.set(context, state);
+	}
+	return state;
+}
 
 /** The node of this run (one copy per run; treat it as read-only). */
 export function nodeOfRun(context: IExecuteFunctions): INode {
-	let node = runNodes.get(context);
-	if (!node) {
-		node = context.getNode();
-		runNodes.set(context, node);
-	}
-	return node;
-}
-
-function nodeParameters(context: IExecuteFunctions): INodeParameters {
-	return nodeOfRun(context).parameters;
+	return runState(context).node;
 }
 
 function holdsExpression(value: unknown): boolean {
@@ -66,18 +75,12 @@ interface ParameterPlan {
 	sameForEveryItem: boolean;
 }
 
-// Per run and path, read off the node's parameters once: every item asks again.
-const runPlans = new WeakMap<object, Map<string, ParameterPlan>>();
-
+/** Read off the node's parameters once per run and path: every item asks again. */
 function planOf(context: IExecuteFunctions, path: string): ParameterPlan {
-	let plans = runPlans.get(context);
-	if (!plans) {
-		plans = new Map();
-		runPlans.set(context, plans);
-	}
+	const { plans, node } = runState(context);
 	let plan = plans.get(path);
 	if (!plan) {
-		const raw = rawParameter(nodeParameters(context), path);
+		const raw = rawParameter(node.parameters, path);
 		plan = { raw, sameForEveryItem: !holdsExpression(raw) };
 		plans.set(path, plan);
 	}
@@ -132,17 +135,11 @@ function withItemFields(raw: unknown, json: unknown): unknown {
 	return raw;
 }
 
-// The node's input, which does not change during a run, fetched from n8n once.
-const runInputs = new WeakMap<object, INodeExecutionData[]>();
-
 /** The item's own JSON, as `$json` sees it in a node with one input. */
 function itemJson(context: IExecuteFunctions, itemIndex: number): unknown {
-	let input = runInputs.get(context);
-	if (!input) {
-		input = context.getInputData();
-		runInputs.set(context, input);
-	}
-	return input[itemIndex]?.json ?? UNRESOLVED;
+	const state = runState(context);
+	state.input ??= context.getInputData();
+	return state.input[itemIndex]?.json ?? UNRESOLVED;
 }
 
 /** A copy of a parameter value (JSON: objects, arrays and primitives). */
@@ -178,11 +175,7 @@ export function itemParameter<T extends NodeParameterValueType | object>(
 		const filled = json === UNRESOLVED ? UNRESOLVED : withItemFields(plan.raw, json);
 		return filled === UNRESOLVED ? read() : (filled as T);
 	}
-	let values = runValues.get(context);
-	if (!values) {
-		values = new Map<string, unknown>();
-		runValues.set(context, values);
-	}
+	const { values } = runState(context);
 	const key = `${path}\u0000${fallbackKey(fallback)}`;
 	if (!values.has(key)) values.set(key, read());
 	return copyOf(values.get(key) as T);
