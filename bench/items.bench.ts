@@ -172,13 +172,16 @@ const CONTENDER_LABELS: Record<ContenderKind, string> = {
 	noOp: "n8n's minimum: its No Operation node, which returns its input",
 };
 
+let contenderCount = 0;
+
 function contender(kind: ContenderKind, items: number, concurrency: number): Contender {
 	return {
 		kind,
 		items,
 		concurrency,
 		label: `${CONTENDER_LABELS[kind]}, ${concurrency} in flight`,
-		workflowId: `bench${kind}${items}x${concurrency}`.slice(0, 16).padEnd(16, '0'),
+		// 16 characters, as the ids n8n makes.
+		workflowId: `benchWorkflow${String(contenderCount++).padStart(3, '0')}`,
 	};
 }
 
@@ -200,10 +203,6 @@ async function benchRealN8n(simulator: Simulator, line: N8nLine): Promise<void> 
 	);
 	const max = contender('chat', ITEMS, MAX_CONCURRENCY);
 	const contenders = [...single, noOp, ...many, max];
-	// Unique ids: the 16-character cut above must not make two contenders one workflow.
-	contenders.forEach((entry, index) => {
-		entry.workflowId = `bench${String(index).padStart(2, '0')}${entry.workflowId.slice(7)}`;
-	});
 	console.log(
 		`\nReal n8n ${version}: simulator latency ${LATENCY_MS} ms; node time = its executionTime in the execution's run data; plain clients timed in this process; medians of ${SINGLE_REPEATS} (1 in flight, ${singleItems} items) and ${REPEATS} (${ITEMS} items) rotated repetitions`,
 	);
