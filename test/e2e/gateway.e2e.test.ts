@@ -9,6 +9,7 @@ import { join } from 'node:path';
 
 import { startSimulator, type Simulator } from '../simulator';
 import { SAMPLE_MP4 } from '../simulator/media';
+import { sentAnswerText } from './answerText';
 import {
 	EXAMPLE_CREDENTIALS,
 	EXAMPLE_VIDEO_FOLDER,
@@ -89,6 +90,7 @@ describe.each(N8N_LINES)('n8n line %s.x with the gateway simulator', (line) => {
 				...loadExamples(),
 				loadWorkflow(join(__dirname, 'workflows', 'chat-streamed.json'), 'chatstreamed'),
 				loadWorkflow(join(__dirname, 'workflows', 'agent-tool.json'), 'agenttool'),
+				loadWorkflow(join(__dirname, 'workflows', 'multibyte-text.json'), 'multibytetext'),
 			],
 		});
 		videoFolder = createExampleFolders(n8n.userFolder);
@@ -435,6 +437,47 @@ describe.each(N8N_LINES)('n8n line %s.x with the gateway simulator', (line) => {
 			const [agent] = nodeOutput(execution, 'AI Agent');
 			expect(String(agent.output)).toContain('Echo: What is the weather in Paris? Use the tool.');
 			expect(String(agent.output)).toContain('Echo: Paris');
+		});
+	});
+
+	describe('multi-byte text (issue 34)', () => {
+		// The simulator writes every JSON answer in pieces cut inside its multi-byte characters and
+		// streams in uneven slices, so a decode per network chunk would show as U+FFFD here.
+		const TEXT_NODES: Record<string, 'content' | 'outputText'> = {
+			'Chat Plain': 'content',
+			'Chat Streamed': 'content',
+			'Chat Tool Turn': 'content',
+			'Chat Tool Turn Streamed': 'content',
+			'Responses Plain': 'outputText',
+			'Responses Streamed': 'outputText',
+			'Responses Chained': 'outputText',
+			'Responses Chained Streamed': 'outputText',
+			'Responses Tool Turn': 'outputText',
+			'Responses Tool Turn Streamed': 'outputText',
+		};
+
+		test('every text path outputs the answer byte for byte as the gateway sent it', async () => {
+			const { execution } = await running().runManualWorkflow('multibytetext');
+
+			expect(execution.status).toBe('success');
+			const answered = new Map(
+				sim.requests
+					.filter((request) => request.path.startsWith('/v1/'))
+					.map((request) => [request.headers['x-trace-id'], request]),
+			);
+			for (const [name, field] of Object.entries(TEXT_NODES)) {
+				const [item] = nodeOutput(execution, name);
+				const request = answered.get(String(item.traceId));
+				if (!request) throw new Error(`${name}: no gateway request with its trace id`);
+				const sent = sentAnswerText(request);
+				// Every width of UTF-8 reached the gateway's answer: 2, 3 and 4 bytes.
+				expect({ name, sent }).toEqual({ name, sent: expect.stringMatching(/é.*世.*🎬/su) });
+				const output = Buffer.from(String(item[field]), 'utf8');
+				expect({ name, output: output.toString('hex') }).toEqual({
+					name,
+					output: Buffer.from(sent, 'utf8').toString('hex'),
+				});
+			}
 		});
 	});
 });

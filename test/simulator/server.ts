@@ -5,6 +5,7 @@ import type { FaultQueue } from './faults';
 import { retryAfterHeaders, type RateLimiter } from './rateLimit';
 import { json, type Reply } from './reply';
 import { findRoute, type Route } from './router';
+import { writeSplittingCharacters } from './splitWrites';
 import { writeInSlices } from './sse';
 import type { TaskTable } from './tasks';
 import type { Timers } from './timers';
@@ -120,7 +121,8 @@ async function handleRequest(
 		if (reply.kind === 'json' && reply.refusal !== undefined) {
 			violation(reply.refusal.rule, `${request}: ${reply.refusal.message}`);
 		}
-		await sendReply(res, reply, deps.requestTimers);
+		const sent = await sendReply(res, reply, deps.requestTimers);
+		if (record !== undefined) record.answer = sent;
 	};
 
 	await deps.requestTimers.sleep(deps.options.latencyMs);
@@ -239,18 +241,24 @@ function unknownRoute(host: HostName, method: string, path: string): Reply {
 	});
 }
 
-async function sendReply(res: ServerResponse, reply: Reply, timers: Timers): Promise<void> {
-	if (res.destroyed || res.headersSent) return;
+/** Sends a reply; returns the text of a JSON or event-stream answer, as sent. */
+async function sendReply(
+	res: ServerResponse,
+	reply: Reply,
+	timers: Timers,
+): Promise<string | undefined> {
+	if (res.destroyed || res.headersSent) return undefined;
 	switch (reply.kind) {
 		case 'json': {
-			const payload = Buffer.from(JSON.stringify(reply.body));
+			const text = JSON.stringify(reply.body);
+			const payload = Buffer.from(text);
 			res.writeHead(reply.status, {
 				'content-type': 'application/json; charset=utf-8',
 				'content-length': payload.length,
 				...reply.headers,
 			});
-			res.end(payload);
-			return;
+			await writeSplittingCharacters(res, payload, (ms) => timers.sleep(ms));
+			return text;
 		}
 		case 'bytes':
 			res.writeHead(reply.status, {
@@ -258,7 +266,7 @@ async function sendReply(res: ServerResponse, reply: Reply, timers: Timers): Pro
 				'content-length': reply.bytes.length,
 			});
 			res.end(reply.bytes);
-			return;
+			return undefined;
 		case 'sse':
 			res.writeHead(200, {
 				'content-type': 'text/event-stream; charset=utf-8',
@@ -266,7 +274,7 @@ async function sendReply(res: ServerResponse, reply: Reply, timers: Timers): Pro
 				connection: 'keep-alive',
 			});
 			await writeInSlices(res, reply.text, (ms) => timers.sleep(ms), reply.ending);
-			return;
+			return reply.text;
 	}
 }
 

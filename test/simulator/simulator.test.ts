@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, request, type Server } from 'node:http';
 import { PNG_FILE } from './files';
 import { closedPortUrl, DEFAULT_OPTIONS, startSimulator, type Simulator } from './index';
 
@@ -213,6 +213,69 @@ describe('authentication', () => {
 			body: chat,
 		});
 		expect(asJson.status).toBe(200);
+	});
+});
+
+/** POSTs JSON with node:http and returns the answer's body as the network chunks that arrived. */
+function postForChunks(url: string, body: unknown): Promise<Buffer[]> {
+	return new Promise((resolve, reject) => {
+		const payload = JSON.stringify(body);
+		const req = request(
+			url,
+			{
+				method: 'POST',
+				headers: {
+					'content-type': 'application/json',
+					authorization: `Bearer ${sim.apiKey}`,
+					'content-length': Buffer.byteLength(payload),
+				},
+			},
+			(res) => {
+				const chunks: Buffer[] = [];
+				res.on('data', (chunk: Buffer) => chunks.push(chunk));
+				res.on('end', () => resolve(chunks));
+				res.on('error', reject);
+			},
+		);
+		req.on('error', reject);
+		req.end(payload);
+	});
+}
+
+/** Whether a chunk ends inside a UTF-8 character (its last sequence is incomplete). */
+function endsInsideCharacter(chunk: Buffer): boolean {
+	for (let back = 1; back <= Math.min(3, chunk.length); back++) {
+		const byte = chunk[chunk.length - back];
+		if ((byte & 0xc0) !== 0x80) {
+			const length = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1;
+			return length > back;
+		}
+	}
+	return false;
+}
+
+describe('JSON answers with multi-byte text', () => {
+	it('arrive in several chunks, each cut inside a character, and are recorded as sent', async () => {
+		const text = 'é世🎬 '.repeat(5);
+		const chunks = await postForChunks(`${sim.baseUrl}/v1/chat/completions`, {
+			model: 'm',
+			messages: [{ role: 'user', content: text }],
+		});
+		const whole = Buffer.concat(chunks).toString('utf8');
+		expect(JSON.parse(whole)).toMatchObject({
+			choices: [{ message: { content: `Echo: ${text}` } }],
+		});
+		expect(chunks.length).toBeGreaterThan(3);
+		expect(chunks.slice(0, -1).every(endsInsideCharacter)).toBe(true);
+		expect(sim.requestsTo('POST', '/v1/chat/completions')[0].answer).toBe(whole);
+	});
+
+	it('go out in one piece when they are ASCII only', async () => {
+		const chunks = await postForChunks(`${sim.baseUrl}/v1/chat/completions`, {
+			model: 'm',
+			messages: [{ role: 'user', content: 'plain words' }],
+		});
+		expect(chunks).toHaveLength(1);
 	});
 });
 

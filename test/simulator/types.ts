@@ -46,6 +46,8 @@ export interface RecordedRequest {
 	at: number;
 	/** HTTP status of the answer, once sent; undefined while pending or when the socket was dropped. */
 	status?: number;
+	/** The JSON or event-stream text answered, as sent; undefined for media and dropped answers. */
+	answer?: string;
 }
 
 /** What a route refuses because the client broke the spec (recorded as a violation). */

@@ -394,7 +394,8 @@ export async function gatewayRequest<TBody = IDataObject>(
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
 		timeout: timeoutMs,
-		...(streamed ? { encoding: 'stream' as const } : { json: true }),
+		// Plain answers come as bytes and are decoded here, once (see decodeAnswer).
+		encoding: streamed ? ('stream' as const) : ('arraybuffer' as const),
 		...(request.body !== undefined ? { body: request.body as IDataObject } : {}),
 		...(signal ? { abortSignal: signal } : {}),
 	};
@@ -429,6 +430,7 @@ export async function gatewayRequest<TBody = IDataObject>(
 		}
 
 		const headers = lowerCaseHeaders(raw.headers);
+		if (!streamed) raw.body = decodeAnswer(raw.body);
 		if (raw.statusCode >= 400) {
 			const body = streamed ? await readStreamText(raw.body) : raw.body;
 			const waitMs = retryAfterMs(headers);
@@ -550,6 +552,28 @@ function networkFailureDetails(
 		description = "Check the credential's URL and that the gateway is running.";
 	}
 	return { message, code: failure.code, description };
+}
+
+const utf8 = new TextDecoder('utf-8');
+
+/**
+ * A plain answer's bytes → its JSON value, or its text when it is not JSON (an HTML page, a
+ * proxy's words). Decoded here in one piece, so a character split across network chunks
+ * cannot break: answers whose multi-byte characters reached a workflow replaced by U+FFFD on
+ * n8n 2.41 were reported (issue 34), and which n8n line decodes how is n8n's, not ours.
+ */
+function decodeAnswer(body: unknown): unknown {
+	let text: string;
+	if (body instanceof ArrayBuffer) text = utf8.decode(new Uint8Array(body));
+	else if (ArrayBuffer.isView(body))
+		text = utf8.decode(new Uint8Array(body.buffer, body.byteOffset, body.byteLength));
+	else return body;
+	if (text.trim() === '') return text;
+	try {
+		return JSON.parse(text) as unknown;
+	} catch {
+		return text;
+	}
 }
 
 async function readStreamText(body: unknown): Promise<unknown> {
