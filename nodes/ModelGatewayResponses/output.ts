@@ -2,21 +2,12 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { parseJsonAnswer, parseToolArguments } from '../shared/text/textGeneration';
 import { RESPONSES_USAGE, normalizeUsage } from '../shared/gateway/usage';
+import { outputTextOf } from '../shared/text/responseOutput';
 
 /** The Responses node's compact output for one response object. */
 
 const asList = (value: unknown): IDataObject[] =>
 	Array.isArray(value) ? (value as IDataObject[]) : [];
-
-/** Every `output_text` part of every message item, joined in order. */
-export function outputTextOf(response: IDataObject): string {
-	return asList(response.output)
-		.filter((item) => item.type === 'message')
-		.flatMap((item) => asList(item.content))
-		.filter((part) => part.type === 'output_text' && typeof part.text === 'string')
-		.map((part) => part.text as string)
-		.join('');
-}
 
 export function simplifyResponse(
 	response: IDataObject,

@@ -1,5 +1,6 @@
 import { simplifyChatCompletion } from '../../nodes/ModelGatewayChat/output';
-import { outputTextOf, simplifyResponse } from '../../nodes/ModelGatewayResponses/output';
+import { simplifyResponse } from '../../nodes/ModelGatewayResponses/output';
+import { outputTextOf } from '../../nodes/shared/text/responseOutput';
 import { parseJsonAnswer, parseToolArguments } from '../../nodes/shared/text/textGeneration';
 
 /**

@@ -7,6 +7,7 @@ import type {
 	ILoadOptionsFunctions,
 	INodeProperties,
 	IPollFunctions,
+	ISupplyDataFunctions,
 	ITriggerFunctions,
 	IWebhookFunctions,
 } from 'n8n-workflow';
@@ -166,6 +167,7 @@ export type GatewayContext =
 	| IExecuteFunctions
 	| ILoadOptionsFunctions
 	| IPollFunctions
+	| ISupplyDataFunctions
 	| ITriggerFunctions
 	| IWebhookFunctions;
 
@@ -358,7 +360,8 @@ async function waitUnlessCancelled(until: () => number, signal?: AbortSignal): P
 /** The timeout of a request: its own, else the item's "Timeout (Seconds)" option, else 120 s. */
 function timeoutOf(context: GatewayContext, request: GatewayRequest): number {
 	if (request.timeoutMs !== undefined) return request.timeoutMs;
-	if ('getExecutionCancelSignal' in context && request.itemIndex !== undefined) {
+	// Only action nodes have the option (a sub-node passes its timeout with the request).
+	if ('getExecuteData' in context && request.itemIndex !== undefined) {
 		const seconds = Number(itemParameter(context, 'options.timeout', request.itemIndex, 0));
 		if (Number.isFinite(seconds) && seconds > 0) return seconds * 1000;
 	}

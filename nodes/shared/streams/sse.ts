@@ -391,13 +391,39 @@ export class ResponsesStreamAggregator implements StreamAggregator<IDataObject> 
 
 export type StreamOutcome<TResult> = { result: TResult } | { failure: StreamFailure };
 
-function asStreamFailure(error: unknown): StreamFailure {
+export function asStreamFailure(error: unknown): StreamFailure {
 	if (error instanceof StreamFailure) return error;
 	const reason = error instanceof Error ? error.message : String(error);
 	return new StreamFailure(
 		`The gateway stream broke off before it was complete (${reason})`,
 		'truncated',
 	);
+}
+
+/**
+ * Feeds a byte stream through the parser into the aggregator, yielding each text delta as it
+ * arrives; returns the aggregate, or the failure of any kind (it never throws one).
+ */
+export async function* eventStreamTexts<TResult>(
+	body: AsyncIterable<Uint8Array | string>,
+	aggregator: StreamAggregator<TResult>,
+): AsyncGenerator<string, StreamOutcome<TResult>> {
+	const parser = new SseParser();
+	try {
+		for await (const chunk of body) {
+			for (const event of parser.push(chunk)) {
+				const text = aggregator.accept(event);
+				if (text !== undefined) yield text;
+			}
+		}
+		for (const event of parser.end()) {
+			const text = aggregator.accept(event);
+			if (text !== undefined) yield text;
+		}
+		return { result: aggregator.finish() };
+	} catch (error) {
+		return { failure: asStreamFailure(error) };
+	}
 }
 
 /**
@@ -409,19 +435,11 @@ export async function aggregateEventStream<TResult>(
 	aggregator: StreamAggregator<TResult>,
 	onText?: (delta: string) => Promise<void> | void,
 ): Promise<StreamOutcome<TResult>> {
-	const parser = new SseParser();
-	const feed = async (events: SseEvent[]) => {
-		for (const event of events) {
-			const text = aggregator.accept(event);
-			if (text !== undefined && onText) await onText(text);
-		}
-	};
-	try {
-		for await (const chunk of body) await feed(parser.push(chunk));
-		await feed(parser.end());
-		return { result: aggregator.finish() };
-	} catch (error) {
-		return { failure: asStreamFailure(error) };
+	const texts = eventStreamTexts(body, aggregator);
+	for (;;) {
+		const next = await texts.next();
+		if (next.done === true) return next.value;
+		if (onText) await onText(next.value);
 	}
 }
 
@@ -450,6 +468,34 @@ export function streamFailureError(
 			itemIndex,
 		},
 		redactor,
+	);
+}
+
+/** Whether a streamed request was answered with server-sent events (the default when unsaid). */
+export function isEventStream(headers: Record<string, string>): boolean {
+	return /event-stream/i.test(headers['content-type'] ?? 'text/event-stream');
+}
+
+/**
+ * A gateway may answer a stream request with one plain JSON object: read it whole, decoded
+ * once; anything else throws a StreamFailure.
+ */
+export async function readWholeJsonAnswer(
+	stream: AsyncIterable<Uint8Array | string>,
+): Promise<IDataObject> {
+	const chunks: Buffer[] = [];
+	for await (const chunk of stream)
+		chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk));
+	const text = Buffer.concat(chunks).toString('utf8');
+	try {
+		const parsed = JSON.parse(text) as unknown;
+		if (isRecord(parsed)) return parsed;
+	} catch {
+		// reported below
+	}
+	throw new StreamFailure(
+		`The gateway answered a stream request with: ${text.slice(0, 200)}`,
+		'malformed',
 	);
 }
 
@@ -494,27 +540,18 @@ export async function readStreamedAnswer(
 		);
 	}
 	const stream = body as AsyncIterable<Uint8Array | string>;
-	if (!/event-stream/i.test(response.headers['content-type'] ?? 'text/event-stream')) {
-		const chunks: Buffer[] = [];
-		for await (const chunk of stream)
-			chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk));
-		const text = Buffer.concat(chunks).toString('utf8');
+	if (!isEventStream(response.headers)) {
 		try {
-			const parsed = JSON.parse(text) as unknown;
-			if (isRecord(parsed)) return parsed;
-		} catch {
-			// reported below
+			return await readWholeJsonAnswer(stream);
+		} catch (error) {
+			throw streamFailureError(
+				context.getNode(),
+				asStreamFailure(error),
+				itemIndex,
+				response.redactor,
+				response.traceId,
+			);
 		}
-		throw streamFailureError(
-			context.getNode(),
-			new StreamFailure(
-				`The gateway answered a stream request with: ${text.slice(0, 200)}`,
-				'malformed',
-			),
-			itemIndex,
-			response.redactor,
-			response.traceId,
-		);
 	}
 
 	const streaming = context as unknown as StreamingCapableContext;
