@@ -67,7 +67,7 @@ const readmeScreenshotsTaken = new Set<string>();
 /** The batch workflow the README shows, run from the editor (examples/). */
 const BATCH_EXAMPLE = 'video-sheet-mixed-batch.json';
 const BATCH_REPORT_NODE = 'Batch Report';
-/** The simulator finishes tasks in a fraction of a second; the whole run takes about a minute. */
+/** The run takes about 15 s (two passes of Check Videos, 11 s apart); the rest is margin. */
 const BATCH_RUN_TIMEOUT_MS = 180_000;
 const VIEWPORT = { width: 1440, height: 900 };
 const REPORT_VIEWPORT_HEIGHT = 1400;
