@@ -13,7 +13,8 @@ export class ModelGatewayApi implements ICredentialType {
 		dark: 'file:../nodes/shared/icons/modelGateway.dark.svg',
 	};
 
-	documentationUrl = 'https://github.com/model-gateway/n8n-nodes-model-gateway#credentials';
+	documentationUrl =
+		'https://github.com/model-gateway/n8n-nodes-model-gateway/blob/main/docs/nodes/credentials.md';
 
 	properties: INodeProperties[] = [
 		{

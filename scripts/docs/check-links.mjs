@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Every link and anchor in the README, the docs and the node documentation links resolves:
-// relative links name files that exist, `#anchors` name a heading of their page (GitHub's
-// slugs), and the nodes' and credentials' documentation URLs point at README headings. Web
-// links are not fetched (no network here). Part of `npm test`.
+// relative links (images too) name files that exist, `#anchors` name a heading of their page
+// (GitHub's slugs), and the nodes' and credentials' documentation URLs point at a page of this
+// repository (docs/nodes/) and, with an anchor, at one of its headings. Web links are not
+// fetched (no network here). Part of `npm test`.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,7 +16,7 @@ const pages = [
 	'examples/README.md',
 	'test/simulator/README.md',
 	'test/e2e/README.md',
-	...readdirSync(join(root, 'docs'))
+	...readdirSync(join(root, 'docs'), { recursive: true, encoding: 'utf8' })
 		.filter((name) => name.endsWith('.md'))
 		.map((name) => `docs/${name}`),
 ].filter((page) => existsSync(join(root, page)));
@@ -69,7 +70,8 @@ for (const page of pages) {
 	}
 }
 
-// The editor's documentation links: homepage#anchor, an anchor of the README.
+// The editor's documentation links: homepage#anchor (a README heading) or
+// homepage/blob/main/<file>#anchor (a file of this repository, e.g. docs/nodes/video.md).
 const sources = ['nodes', 'credentials'].flatMap(function walk(dir) {
 	return readdirSync(join(root, dir), { withFileTypes: true }).flatMap((entry) =>
 		entry.isDirectory()
@@ -84,9 +86,21 @@ for (const source of sources) {
 	for (const [url] of text.matchAll(/https:\/\/github\.com\/[^\s'"`)]+/g)) {
 		checked++;
 		const [base, anchor] = url.split('#');
-		if (base !== homepage) problems.push(`${source}: ${url} is not under the homepage ${homepage}`);
-		else if (anchor && !anchorsOf('README.md').has(anchor))
-			problems.push(`${source}: ${url} names no heading of README.md`);
+		const filePrefix = `${homepage}/blob/main/`;
+		const file =
+			base === homepage
+				? 'README.md'
+				: base.startsWith(filePrefix)
+					? base.slice(filePrefix.length)
+					: undefined;
+		if (file === undefined)
+			problems.push(
+				`${source}: ${url} is not the homepage ${homepage} or a file under ${filePrefix}`,
+			);
+		else if (!existsSync(join(root, file)))
+			problems.push(`${source}: ${url} names a file that does not exist (${file})`);
+		else if (anchor && !anchorsOf(file).has(anchor))
+			problems.push(`${source}: ${url} names no heading of ${file}`);
 	}
 }
 

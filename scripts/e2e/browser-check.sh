@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The editor browser check (test/e2e/browser/editor-check.ts): real n8n per line in MG_E2E_LINES,
-# every node of the package opened in headless Chromium, screenshots in test-results/screenshots/.
+# every node of the package opened in headless Chromium, screenshots in test-results/screenshots/;
+# on n8n 2.x also the README's screenshots, regenerated in docs/readme/screenshots/.
 # Installs Chromium (Debian package) if needed; expects n8n installed and the package built
 # (scripts/e2e/run.sh does both and then calls this).
 set -euo pipefail

@@ -3,26 +3,45 @@
  * package, opens every node of the package (browser/nodes.ts, once per variant) in headless
  * Chromium, saves a screenshot of each panel into test-results/screenshots/ and fails when a
  * panel shows an error or a parameter that should be hidden (or misses one that should show).
+ * On the current release line it also runs the mixed-batch example from the editor and takes
+ * the README's screenshots (docs/readme/screenshots/), so they never go stale; it fails when a
+ * page references a screenshot there that is missing or that no step takes.
  *
  *   bash scripts/e2e/browser-check.sh   (builds, compiles this to .build, runs it)
  *
  * Needs Debian's chromium (scripts/e2e/install-browser.sh; MG_E2E_CHROMIUM overrides the path)
  * and the playwright-core devDependency (MG_PLAYWRIGHT_DIR: a folder whose node_modules has it).
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import {
+	copyFileSync,
+	existsSync,
+	mkdirSync,
+	mkdtempSync,
+	readFileSync,
+	readdirSync,
+	rmSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 
 import { startSimulator } from '../../simulator';
-import { EXAMPLE_CREDENTIALS, simulatorCredentials } from '../examples';
+import {
+	EXAMPLES_DIR,
+	EXAMPLE_CREDENTIALS,
+	createExampleFolders,
+	exampleWorkflowId,
+	simulatorCredentials,
+} from '../examples';
 import {
 	N8N_LINES,
 	N8N_OWNER,
 	REPO_ROOT,
+	loadWorkflow,
 	packPackage,
 	startN8n,
 	type JsonObject,
 	type N8nInstance,
+	type N8nLine,
 	type WorkflowJson,
 } from '../harness';
 import { EDITOR_CHECK_NODES, type EditorCheckNode, type NodeVariant } from './nodes';
@@ -31,6 +50,27 @@ const PACKAGE_NAME = 'n8n-nodes-model-gateway';
 const SCREENSHOT_DIR = join(REPO_ROOT, 'test-results', 'screenshots');
 const CHROMIUM = process.env.MG_E2E_CHROMIUM ?? '/usr/bin/chromium';
 const UI_TIMEOUT_MS = 30_000;
+
+/** The n8n line the README's screenshots show: the current release. */
+const README_LINE: N8nLine = 2;
+const README_SCREENSHOT_DIR = join(REPO_ROOT, 'docs', 'readme', 'screenshots');
+/** The pages whose images are checked: the README and every page under docs/. */
+const README_PAGES = [
+	'README.md',
+	...readdirSync(join(REPO_ROOT, 'docs'), { recursive: true, encoding: 'utf8' })
+		.filter((name) => name.endsWith('.md'))
+		.map((name) => join('docs', name)),
+];
+/** The README images this run took (file names in README_SCREENSHOT_DIR). */
+const readmeScreenshotsTaken = new Set<string>();
+
+/** The batch workflow the README shows, run from the editor (examples/). */
+const BATCH_EXAMPLE = 'video-sheet-mixed-batch.json';
+const BATCH_REPORT_NODE = 'Batch Report';
+/** The run takes about 15 s (two passes of Check Videos, 11 s apart); the rest is margin. */
+const BATCH_RUN_TIMEOUT_MS = 180_000;
+const VIEWPORT = { width: 1440, height: 900 };
+const REPORT_VIEWPORT_HEIGHT = 1400;
 
 /** Texts n8n shows on a node panel when something is wrong with the node. */
 const PANEL_ERRORS = [
@@ -46,11 +86,13 @@ const PANEL_ERRORS = [
 //    that type checking does not depend on it being installed).
 interface Locator {
 	first(): Locator;
+	locator(selector: string): Locator;
 	click(): Promise<void>;
+	dblclick(): Promise<void>;
 	fill(value: string): Promise<void>;
 	isVisible(): Promise<boolean>;
 	count(): Promise<number>;
-	waitFor(options: { state: 'visible' | 'attached'; timeout: number }): Promise<void>;
+	waitFor(options: { state: 'visible' | 'attached' | 'hidden'; timeout: number }): Promise<void>;
 	innerText(): Promise<string>;
 }
 interface Page {
@@ -60,6 +102,7 @@ interface Page {
 	screenshot(options: { path: string; animations: 'disabled' }): Promise<unknown>;
 	waitForLoadState(state: 'networkidle'): Promise<void>;
 	setViewportSize(size: { width: number; height: number }): Promise<void>;
+	keyboard: { press(key: string): Promise<void> };
 	request: {
 		post(url: string, options: { data: unknown }): Promise<{ ok(): boolean; status(): number }>;
 	};
@@ -162,6 +205,7 @@ async function checkPanel(
 		`n8n-${n8n.installation.version}-${node.name}-${variant.label}.png`,
 	);
 	await page.screenshot({ path: shot, animations: 'disabled' });
+	if (variant.readmeScreenshot) saveReadmeScreenshot(n8n, shot, variant.readmeScreenshot);
 
 	if (variant.reveal) {
 		const reveal = page.locator(`text="${variant.reveal}"`).first();
@@ -234,10 +278,13 @@ async function checkNodeCreator(
 			.locator('[data-test-id="node-creator-item-name"]', { hasText: listedAs })
 			.first();
 		await result.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
-		await page.screenshot({
-			path: join(SCREENSHOT_DIR, `n8n-${n8n.installation.version}-${node.name}-search.png`),
-			animations: 'disabled',
-		});
+		const searchShot = join(
+			SCREENSHOT_DIR,
+			`n8n-${n8n.installation.version}-${node.name}-search.png`,
+		);
+		await page.screenshot({ path: searchShot, animations: 'disabled' });
+		if (node.readmeSearchScreenshot)
+			saveReadmeScreenshot(n8n, searchShot, node.readmeSearchScreenshot);
 		await result.click();
 		// A node with operations lists its actions first; pick the first one.
 		const panel = page.locator('[data-test-id="node-parameters"]').first();
@@ -273,6 +320,128 @@ async function checkNodeCreator(
 	return problems.map((problem) => `n8n ${n8n.installation.version}, ${node.name}: ${problem}`);
 }
 
+/** On the README's line, a screenshot just taken also becomes the README image `name`. */
+function saveReadmeScreenshot(n8n: N8nInstance, shot: string, name: string): void {
+	if (n8n.line !== README_LINE) return;
+	copyFileSync(shot, join(README_SCREENSHOT_DIR, name));
+	readmeScreenshotsTaken.add(name);
+}
+
+/**
+ * The README's batch example as the check imports it. Its Wait node waits as long as Wait for
+ * Task says (70 s or more, which n8n parks in its database); here it waits 11 s, under n8n's
+ * 65-s limit for waiting in memory, so the run finishes in this editor session and the canvas
+ * shows it. 11 s is above the 10-s gap Wait for Task keeps between two checks of a task.
+ */
+function batchWorkflow(): WorkflowJson {
+	const workflow = loadWorkflow(
+		join(EXAMPLES_DIR, BATCH_EXAMPLE),
+		exampleWorkflowId(BATCH_EXAMPLE),
+	);
+	const wait = workflow.nodes.find((node) => node.type === 'n8n-nodes-base.wait');
+	if (!wait) throw new Error(`${BATCH_EXAMPLE} has no Wait node`);
+	wait.parameters = { ...(wait.parameters as JsonObject), amount: 11 };
+	return workflow;
+}
+
+/**
+ * Runs the batch example from the editor's "Execute workflow" button, as a user does, and takes
+ * the README's pictures: the canvas after the run, and the Batch Report node's output. Fails
+ * when the run does not reach the Batch Report or the report does not show.
+ */
+async function checkBatchRun(page: Page, n8n: N8nInstance): Promise<string[]> {
+	const problems: string[] = [];
+	const id = exampleWorkflowId(BATCH_EXAMPLE);
+	const canvasNode = (name: string) =>
+		page.locator(`[data-test-id="canvas-node"][data-node-name="${name}"]`).first();
+	const runShot = join(SCREENSHOT_DIR, `n8n-${n8n.installation.version}-batch-run.png`);
+	const reportShot = join(SCREENSHOT_DIR, `n8n-${n8n.installation.version}-batch-report.png`);
+	try {
+		await page.goto(`${n8n.baseUrl}/workflow/${id}`, { waitUntil: 'load' });
+		const execute = page.locator('[data-test-id="execute-workflow-button"]').first();
+		await execute.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+		await execute.click();
+		await canvasNode(BATCH_REPORT_NODE)
+			.locator('[data-test-id="canvas-node-status-success"]')
+			.waitFor({ state: 'visible', timeout: BATCH_RUN_TIMEOUT_MS });
+		await dismissNotifications(page);
+		await page.locator('[data-test-id="zoom-to-fit"]').first().click();
+		await page.waitForLoadState('networkidle');
+		await page.screenshot({ path: runShot, animations: 'disabled' });
+		saveReadmeScreenshot(n8n, runShot, 'n8n-2-batch-run.png');
+	} catch (error) {
+		await page.screenshot({ path: runShot, animations: 'disabled' });
+		problems.push(`the batch example did not reach "${BATCH_REPORT_NODE}": ${firstLine(error)}`);
+	}
+	if (problems.length === 0) {
+		try {
+			await canvasNode(BATCH_REPORT_NODE).dblclick();
+			const output = page.locator('[data-test-id="output-panel"]').first();
+			await output.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+			await output.locator('[data-test-id="radio-button-json"]').first().click();
+			// Tall enough for the whole report in the JSON view, then back to the usual size.
+			await page.setViewportSize({ width: 1440, height: REPORT_VIEWPORT_HEIGHT });
+			await output
+				.locator('text=byStatus')
+				.first()
+				.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+			await page.screenshot({ path: reportShot, animations: 'disabled' });
+			saveReadmeScreenshot(n8n, reportShot, 'n8n-2-batch-report.png');
+			await page.setViewportSize(VIEWPORT);
+			await page.keyboard.press('Escape');
+		} catch (error) {
+			await page.screenshot({ path: reportShot, animations: 'disabled' });
+			problems.push(`the Batch Report output did not show: ${firstLine(error)}`);
+		}
+	}
+	process.stdout.write(
+		`  ${problems.length ? 'FAIL' : 'ok  '} ${BATCH_EXAMPLE} run from the editor -> ${runShot}, ${reportShot}\n`,
+	);
+	return problems.map((problem) => `n8n ${n8n.installation.version}: ${problem}`);
+}
+
+/**
+ * Closes the "Workflow executed successfully" toast, which would cover part of the picture. It
+ * comes when the execution has finished, a moment after the last node shows its result.
+ */
+async function dismissNotifications(page: Page): Promise<void> {
+	const notification = page.locator('.el-notification').first();
+	const shown = await notification
+		.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS / 3 })
+		.then(() => true)
+		.catch(() => false);
+	if (!shown) return;
+	const close = page.locator('.el-notification__closeBtn').first();
+	for (let open = await close.count(); open > 0; open--) {
+		if (await close.isVisible()) await close.click();
+	}
+	await notification.waitFor({ state: 'hidden', timeout: UI_TIMEOUT_MS });
+}
+
+function firstLine(error: unknown): string {
+	return error instanceof Error ? error.message.split('\n')[0] : String(error);
+}
+
+/**
+ * Every image a page references under docs/readme/screenshots/ must exist, and, when the README's
+ * line ran, must have been taken by this run (an image no step takes would go stale).
+ */
+function checkReadmeScreenshots(readmeLineRan: boolean): string[] {
+	const problems: string[] = [];
+	for (const page of README_PAGES) {
+		const text = readFileSync(join(REPO_ROOT, page), 'utf8');
+		for (const [, target] of text.matchAll(/!\[[^\]]*\]\(([^)\s]+)\)/g)) {
+			const file = join(REPO_ROOT, dirname(page), target);
+			if (dirname(file) !== README_SCREENSHOT_DIR) continue;
+			const name = relative(README_SCREENSHOT_DIR, file);
+			if (!existsSync(file)) problems.push(`${page}: the image ${target} is missing`);
+			else if (readmeLineRan && !readmeScreenshotsTaken.has(name))
+				problems.push(`${page}: the image ${target} is taken by no step of this check`);
+		}
+	}
+	return problems;
+}
+
 /** Tells a broken search apart from a node the search does not list: does it find "Code"? */
 async function searchFindsBuiltInNode(page: Page): Promise<string> {
 	try {
@@ -300,19 +469,22 @@ async function checkLine(
 	const workflows = EDITOR_CHECK_NODES.flatMap((node) =>
 		node.variants.map((variant) => checkWorkflow(node, variant)),
 	);
+	if (line === README_LINE) workflows.push(batchWorkflow());
 	const n8n = await startN8n({
 		line,
 		packages: [tarball],
 		credentials: simulatorCredentials(sim),
 		workflows,
 	});
+	// The batch example writes its videos there (as its note asks its user to create it).
+	createExampleFolders(n8n.userFolder);
 	const profile = mkdtempSync(join(tmpdir(), 'mg-chromium-'));
 	let context: BrowserContext | undefined;
 	try {
 		context = await loadPlaywright().chromium.launchPersistentContext(profile, {
 			executablePath: CHROMIUM,
 			headless: true,
-			viewport: { width: 1440, height: 900 },
+			viewport: VIEWPORT,
 			args: [
 				'--no-sandbox',
 				'--disable-gpu',
@@ -335,6 +507,7 @@ async function checkLine(
 			for (const variant of node.variants)
 				problems.push(...(await checkPanel(page, n8n, node, variant)));
 		}
+		if (line === README_LINE) problems.push(...(await checkBatchRun(page, n8n)));
 		return problems;
 	} finally {
 		await context?.close();
@@ -345,6 +518,7 @@ async function checkLine(
 
 async function main(): Promise<void> {
 	mkdirSync(SCREENSHOT_DIR, { recursive: true });
+	mkdirSync(README_SCREENSHOT_DIR, { recursive: true });
 	const sim = await startSimulator();
 	const packDir = mkdtempSync(join(tmpdir(), 'mg-editor-check-pack-'));
 	const problems: string[] = [];
@@ -358,6 +532,12 @@ async function main(): Promise<void> {
 		await sim.close();
 		rmSync(packDir, { recursive: true, force: true });
 	}
+	const readmeLineRan = N8N_LINES.includes(README_LINE);
+	problems.push(...checkReadmeScreenshots(readmeLineRan));
+	if (!readmeLineRan)
+		process.stdout.write(
+			`README screenshots not taken: they show n8n line ${README_LINE}.x (MG_E2E_LINES)\n`,
+		);
 	if (problems.length)
 		throw new Error(`the editor check found problems:\n  ${problems.join('\n  ')}`);
 	process.stdout.write(`editor check passed; screenshots in ${SCREENSHOT_DIR}\n`);

@@ -22,6 +22,8 @@ export interface NodeVariant {
 	expectText?: string[];
 	/** Text that must not appear anywhere on the panel (e.g. an unresolved expression). */
 	forbidText?: string[];
+	/** On the README's n8n line, this panel's screenshot is also saved as this README image. */
+	readmeScreenshot?: string;
 }
 
 export interface EditorCheckNode {
@@ -37,6 +39,8 @@ export interface EditorCheckNode {
 	parameters: JsonObject;
 	/** At least one; the node is opened once per variant. */
 	variants: NodeVariant[];
+	/** On the README's n8n line, the node panel's search for it is also saved as this image. */
+	readmeSearchScreenshot?: string;
 }
 
 export const EDITOR_CHECK_NODES: EditorCheckNode[] = [
@@ -50,8 +54,13 @@ export const EDITOR_CHECK_NODES: EditorCheckNode[] = [
 			messages: { values: [{ role: 'user', content: 'Hello from the editor check' }] },
 		},
 		variants: [
-			{ label: 'default', expectVisible: ['Model', 'Messages', 'Role', 'Content', 'Options'] },
+			{
+				label: 'default',
+				expectVisible: ['Model', 'Messages', 'Role', 'Content', 'Options'],
+				readmeScreenshot: 'n8n-2-chat.png',
+			},
 		],
+		readmeSearchScreenshot: 'n8n-2-node-search.png',
 	},
 	{
 		name: 'modelGatewayResponses',
@@ -106,9 +115,15 @@ export const EDITOR_CHECK_NODES: EditorCheckNode[] = [
 			},
 			{
 				label: 'generic',
-				parameters: { family: 'generic' },
+				parameters: {
+					family: 'generic',
+					// Filled in as the README's example, so its picture shows a configured node.
+					genericPrompt: 'A paper boat drifting down a rainy street',
+					genericOptions: { duration: 10, size: '1080p' },
+				},
 				expectVisible: ['Prompt', 'Video Options'],
 				expectHidden: ['Endpoint', 'Content', 'Instances'],
+				readmeScreenshot: 'n8n-2-video-parameters.png',
 			},
 			{
 				label: 'familyB',
