@@ -34,3 +34,26 @@ export function placeholderValue(propertySchema: unknown): unknown {
 			return 'example';
 	}
 }
+
+/**
+ * The JSON schema a prompt asks the answer to follow, as output parsers' format instructions
+ * put it (LangChain: "... JSON Schema ... ```json {schema} ```"): the first fenced JSON block
+ * that is an object schema. Invented: a real model would follow it, so the simulator does too.
+ */
+export function schemaInPrompt(text: string): Record<string, unknown> | undefined {
+	for (const match of text.matchAll(/```(?:json)?\s*\n([\s\S]*?)\n\s*```/g)) {
+		try {
+			const parsed = JSON.parse(match[1]) as unknown;
+			if (
+				parsed !== null &&
+				typeof parsed === 'object' &&
+				!Array.isArray(parsed) &&
+				(parsed as Record<string, unknown>).type === 'object'
+			)
+				return parsed as Record<string, unknown>;
+		} catch {
+			// not a schema block
+		}
+	}
+	return undefined;
+}

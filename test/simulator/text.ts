@@ -23,6 +23,18 @@ export function mentionsWeather(text: string): boolean {
 	return /weather/i.test(text);
 }
 
+/**
+ * The first tool whose name the text says as a word, case-insensitively, with `_` and `-` read
+ * as spaces: "make a video of a red fox" names the tool `Video` (n8n names a tool after its node).
+ */
+export function namedTool(text: string, names: readonly string[]): string | undefined {
+	const words = ` ${text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ')} `;
+	return names.find((name) => {
+		const spoken = name.toLowerCase().replace(/[_-]+/g, ' ').trim();
+		return spoken !== '' && words.includes(` ${spoken} `);
+	});
+}
+
 /** The text of a message's content: a string, or the `text` of its parts joined by spaces. */
 export function contentText(content: unknown): string {
 	if (typeof content === 'string') return content;

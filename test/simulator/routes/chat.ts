@@ -4,11 +4,12 @@ import { streamCutFor, type StreamCut } from '../magic';
 import { json, type Reply } from '../reply';
 import type { Route } from '../router';
 import { DONE_FRAME, KEEP_ALIVE_FRAME, serializeSse, sseStyleFor, type SseFrame } from '../sse';
-import { placeholderObject, placeholderValue } from '../structured';
+import { placeholderObject, placeholderValue, schemaInPrompt } from '../structured';
 import {
 	contentText,
 	estimateTokens,
 	mentionsWeather,
+	namedTool,
 	splitIntoPieces,
 	TOOL_CALL_ARGUMENTS,
 } from '../text';
@@ -265,7 +266,12 @@ function planAnswer(body: JsonObject): ChatAnswer {
 	}
 	const toolName = chosenToolName(body, userText);
 	if (toolName !== undefined) {
-		const args = toolCallArguments(body, toolName);
+		// Weather questions get "Paris"; any other call carries the user's words as its text.
+		const args = toolCallArguments(
+			body,
+			toolName,
+			mentionsWeather(userText) || userText === '' ? 'Paris' : userText,
+		);
 		return {
 			userText,
 			content: null,
@@ -276,7 +282,11 @@ function planAnswer(body: JsonObject): ChatAnswer {
 	}
 	return {
 		userText,
-		content: structuredOrEcho(recordField(body, 'response_format'), userText),
+		content: structuredOrEcho(
+			recordField(body, 'response_format'),
+			userText,
+			messages.map((message) => contentText(message.content)).join('\n'),
+		),
 		finishReason: 'stop',
 		promptTokens,
 	};
@@ -294,15 +304,16 @@ function chosenToolName(body: JsonObject, userText: string): string | undefined 
 		const named = isRecord(choice.function) ? choice.function.name : undefined;
 		return typeof named === 'string' ? named : toolNames[0];
 	}
-	return choice === 'required' || mentionsWeather(userText) ? toolNames[0] : undefined;
+	if (choice === 'required' || mentionsWeather(userText)) return toolNames[0];
+	return namedTool(userText, toolNames);
 }
 
 /**
  * `{"city":"Paris"}`, unless the tool's `parameters` schema declares properties: then every
- * property gets a value (strings "Paris", others a placeholder), so schema-validating callers
+ * property gets a value (strings `text`, others a placeholder), so schema-validating callers
  * such as n8n's AI Agent accept the call.
  */
-function toolCallArguments(body: JsonObject, toolName: string): string {
+function toolCallArguments(body: JsonObject, toolName: string, text: string): string {
 	const tool = arrayField(body, 'tools')
 		.filter(isRecord)
 		.map((entry) => (isRecord(entry.function) ? entry.function : undefined))
@@ -316,13 +327,19 @@ function toolCallArguments(body: JsonObject, toolName: string): string {
 		Object.fromEntries(
 			Object.entries(properties).map(([name, schema]) => {
 				const value = placeholderValue(schema);
-				return [name, value === 'example' ? 'Paris' : value];
+				return [name, value === 'example' ? text : value];
 			}),
 		),
 	);
 }
 
-function structuredOrEcho(format: JsonObject | undefined, userText: string): string {
+function structuredOrEcho(
+	format: JsonObject | undefined,
+	userText: string,
+	promptText: string,
+): string {
+	const asked = format?.type === 'json_schema' ? undefined : schemaInPrompt(promptText);
+	if (asked) return JSON.stringify(placeholderObject(asked));
 	if (format?.type === 'json_object') return JSON.stringify({ echo: userText });
 	if (format?.type === 'json_schema' && isRecord(format.json_schema))
 		return JSON.stringify(placeholderObject(format.json_schema.schema));

@@ -5,11 +5,12 @@ import { json, type Reply } from '../reply';
 import type { Route } from '../router';
 import { KEEP_ALIVE_FRAME, serializeSse, sseStyleFor, type SseFrame } from '../sse';
 import type { SimState } from '../state';
-import { placeholderObject } from '../structured';
+import { placeholderObject, schemaInPrompt } from '../structured';
 import {
 	contentText,
 	estimateTokens,
 	mentionsWeather,
+	namedTool,
 	splitIntoPieces,
 	TOOL_CALL_ARGUMENTS,
 } from '../text';
@@ -243,8 +244,21 @@ function answerText(
 	const format = recordField(body, 'text')?.format;
 	if (isRecord(format) && format.type === 'json_schema')
 		return JSON.stringify(placeholderObject(format.schema));
+	const asked = schemaInPrompt(promptTextOf(body));
+	if (asked) return JSON.stringify(placeholderObject(asked));
 	if (isRecord(format) && format.type === 'json_object') return JSON.stringify({ echo: userText });
 	return previousId === undefined ? `Echo: ${userText}` : `Echo: ${userText} (after ${previousId})`;
+}
+
+/** Instructions and the text of every input message, for a schema the prompt asks for. */
+function promptTextOf(body: JsonObject): string {
+	const input = body.input;
+	const messages = Array.isArray(input) ? input.filter(isRecord) : [];
+	return [
+		typeof body.instructions === 'string' ? body.instructions : '',
+		typeof input === 'string' ? input : '',
+		...messages.map((message) => contentText(message.content)),
+	].join('\n');
 }
 
 function chosenToolName(body: JsonObject, userText: string): string | undefined {
@@ -255,7 +269,8 @@ function chosenToolName(body: JsonObject, userText: string): string | undefined 
 	const choice = body.tool_choice;
 	if (names.length === 0 || choice === 'none') return undefined;
 	if (isRecord(choice)) return typeof choice.name === 'string' ? choice.name : names[0];
-	return choice === 'required' || mentionsWeather(userText) ? names[0] : undefined;
+	if (choice === 'required' || mentionsWeather(userText)) return names[0];
+	return namedTool(userText, names);
 }
 
 function usageOf(body: JsonObject, userText: string, output: PlannedItem[]): JsonObject {
