@@ -16,7 +16,9 @@ import {
 	packPackage,
 	startN8n,
 	type Execution,
+	type JsonObject,
 	type N8nInstance,
+	type N8nLine,
 	type PackedPackage,
 	type WorkflowJson,
 } from './harness';
@@ -58,35 +60,326 @@ const modelRequests = () => sim.requestsTo('POST', /^\/v1\/(chat\/completions|re
 /** Every error text n8n kept for an execution, for checks that the key appears nowhere. */
 const everything = (execution: Execution): string => JSON.stringify(execution);
 
-describe.each(N8N_LINES.filter((line) => line === 2))('n8n line %s.x: the AI nodes on the gateway', (line) => {
-	let n8n: N8nInstance | undefined;
+const CHAT = '/v1/chat/completions';
 
-	beforeAll(async () => {
-		n8n = await startN8n({
-			line,
-			packages: [gatewayPackage.tarball],
-			credentials: simulatorCredentials(sim),
-			workflows: workflows(),
+/** A chat completion whose one tool call has arguments that are not JSON. */
+const BROKEN_TOOL_CALL = {
+	id: 'chatcmpl-broken',
+	object: 'chat.completion',
+	created: 1,
+	model: 'gpt-4o-mini',
+	choices: [
+		{
+			index: 0,
+			message: {
+				role: 'assistant',
+				content: null,
+				tool_calls: [
+					{
+						id: 'call_broken',
+						type: 'function',
+						function: { name: 'Weather_Desk', arguments: '{"city": "Par' },
+					},
+				],
+			},
+			finish_reason: 'tool_calls',
+		},
+	],
+	usage: { prompt_tokens: 5, completion_tokens: 5, total_tokens: 10 },
+};
+
+interface StreamedLine {
+	type: string;
+	content?: string;
+}
+
+/** The AI nodes on the gateway (n8n 2.x, which provides the AI Node SDK). */
+function describeAiNodes(line: N8nLine): void {
+	describe(`n8n line ${line}.x: the AI nodes on the gateway`, () => {
+		let n8n: N8nInstance | undefined;
+
+		beforeAll(async () => {
+			n8n = await startN8n({
+				line,
+				packages: [gatewayPackage.tarball],
+				credentials: simulatorCredentials(sim),
+				workflows: workflows(),
+			});
+		});
+
+		afterAll(async () => {
+			await n8n?.stop();
+		});
+
+		beforeEach(() => sim.reset());
+
+		function running(): N8nInstance {
+			if (!n8n) throw new Error('n8n did not start');
+			return n8n;
+		}
+
+		async function setAgentPrompt(key: string, text: string): Promise<void> {
+			await running().updateWorkflow(workflowId(key), (workflow) => {
+				const agent = workflow.nodes.find((node) => node.name === 'AI Agent');
+				if (!agent) throw new Error('no AI Agent node');
+				agent.parameters = { ...(agent.parameters as JsonObject), text };
+			});
+		}
+
+		/** Sends one chat message to the streaming workflow; returns the lines n8n streamed. */
+		async function chat(message: string): Promise<{ status: number; lines: StreamedLine[] }> {
+			const response = await fetch(
+				`${running().baseUrl}/webhook/5f1c0b8e-7a51-4c6e-9d55-0c6b7f1e2a31/chat`,
+				{
+					method: 'POST',
+					headers: { 'content-type': 'application/json' },
+					body: JSON.stringify({ action: 'sendMessage', sessionId: 'e2e', chatInput: message }),
+				},
+			);
+			const text = await response.text();
+			const lines = text
+				.split('\n')
+				.filter((line) => line.trim() !== '')
+				.map((line) => JSON.parse(line) as StreamedLine);
+			return { status: response.status, lines };
+		}
+
+		test('an AI Agent with memory and a tool: the model calls the tool, answers with its result, and remembers the first turn', async () => {
+			await setAgentPrompt('agent', 'What is the weather in Paris?');
+			const first = await running().runManualWorkflow(workflowId('agent'));
+			expect(first.execution.status).toBe('success');
+			const [firstAnswer] = nodeOutput(first.execution, 'AI Agent');
+			expect(String(firstAnswer.output)).toContain(
+				'Echo: What is the weather in Paris? (tool result:',
+			);
+			expect(String(firstAnswer.output)).toContain('Echo: Paris');
+			// Turn 1: the model asks for the tool, our Chat tool asks the gateway, the model answers.
+			const turnOne = modelRequests();
+			expect(
+				turnOne.map((request) => (request.body as { messages: unknown[] }).messages.length),
+			).toEqual([1, 1, 3]);
+			for (const request of turnOne) {
+				expect(request.headers.authorization).toBe(`Bearer ${sim.apiKey}`);
+				expect(request.headers['x-trace-id']).toMatch(/^[0-9a-f-]{36}$/);
+			}
+			const [, , withToolResult] = turnOne;
+			expect((withToolResult.body as { messages: unknown[] }).messages[2]).toMatchObject({
+				role: 'tool',
+				content: expect.stringContaining('Echo: Paris'),
+			});
+			// The trace id and token usage reach the agent's logs.
+			const modelRuns = JSON.stringify(first.execution.data?.resultData.runData['Gateway Model']);
+			expect(modelRuns).toContain('"tokenUsage":{"completionTokens"');
+
+			sim.reset();
+			await setAgentPrompt('agent', 'Thanks! Which city did I ask about?');
+			const second = await running().runManualWorkflow(workflowId('agent'));
+			expect(second.execution.status).toBe('success');
+			const [again] = modelRequests();
+			const remembered = (again.body as { messages: Array<{ role: string; content: unknown }> })
+				.messages;
+			expect(remembered[0]).toMatchObject({
+				role: 'user',
+				content: 'What is the weather in Paris?',
+			});
+			// The first turn as memory kept it: the tool call, its result and the answer.
+			expect(remembered).toContainEqual(
+				expect.objectContaining({
+					role: 'assistant',
+					content: expect.stringContaining('Echo: What is the weather in Paris? (tool result:'),
+				}),
+			);
+			expect(remembered[remembered.length - 1]).toMatchObject({
+				role: 'user',
+				content: 'Thanks! Which city did I ask about?',
+			});
+			const [secondAnswer] = nodeOutput(second.execution, 'AI Agent');
+			expect(secondAnswer.output).toBe('Echo: Thanks! Which city did I ask about?');
+		});
+
+		test('the same agent over the Responses API: function_call and function_call_output items', async () => {
+			const { execution } = await running().runManualWorkflow(workflowId('agentResponses'));
+			expect(execution.status).toBe('success');
+			const requests = sim.requestsTo('POST', '/v1/responses');
+			expect(requests).toHaveLength(2);
+			const input = (requests[1].body as { input: Array<Record<string, unknown>> }).input;
+			expect(input).toEqual([
+				{ role: 'user', content: 'What is the weather in Paris?' },
+				expect.objectContaining({ type: 'function_call', name: 'Weather_Desk' }),
+				expect.objectContaining({
+					type: 'function_call_output',
+					output: expect.stringContaining('Echo: Paris'),
+				}),
+			]);
+			const [answer] = nodeOutput(execution, 'AI Agent');
+			expect(String(answer.output)).toContain('(tool result:');
+		});
+
+		test('the Video node as the agent’s tool: "make a video of a red fox" creates exactly one task', async () => {
+			const { execution } = await running().runManualWorkflow(workflowId('video'));
+			expect(execution.status).toBe('success');
+			const creates = sim.requestsTo('POST', '/v1/videos');
+			expect(creates).toHaveLength(1);
+			expect(creates[0].body).toMatchObject({
+				model: 'video-model-1',
+				prompt: 'make a video of a red fox',
+			});
+			const [answer] = nodeOutput(execution, 'AI Agent');
+			expect(String(answer.output)).toContain('Echo: make a video of a red fox (tool result:');
+		});
+
+		test('a Basic LLM Chain with a structured output parser gets an object of the asked shape', async () => {
+			const { execution } = await running().runManualWorkflow(workflowId('chain'));
+			expect(execution.status).toBe('success');
+			const [result] = nodeOutput(execution, 'Basic LLM Chain');
+			expect(result.output).toEqual({ animal: 'example', colour: 'example' });
+			expect(modelRequests()).toHaveLength(1);
+		});
+
+		test('the Information Extractor gets its attributes', async () => {
+			const { execution } = await running().runManualWorkflow(workflowId('extractor'));
+			expect(execution.status).toBe('success');
+			const [result] = nodeOutput(execution, 'Information Extractor');
+			expect(result.output).toEqual({ customer: 'example', quantity: 1 });
+		});
+
+		describe('streamed to the Chat Trigger', () => {
+			beforeAll(async () => {
+				await running().activateWorkflow(workflowId('streaming'));
+				await running().waitForWebhook('5f1c0b8e-7a51-4c6e-9d55-0c6b7f1e2a31/chat');
+			});
+
+			test('chunks arrive in order and the last one ends the turn', async () => {
+				const { status, lines } = await chat('Tell me about foxes in the snow');
+				expect(status).toBe(200);
+				const items = lines.filter((line) => line.type === 'item');
+				expect(items.length).toBeGreaterThan(1);
+				expect(items.map((line) => line.content).join('')).toBe(
+					'Echo: Tell me about foxes in the snow',
+				);
+				expect(lines[lines.length - 1].type).toBe('end');
+				const [request] = modelRequests();
+				expect(request.body).toMatchObject({
+					stream: true,
+					stream_options: { include_usage: true },
+				});
+			});
+
+			test('an in-stream error that echoes the key is redacted everywhere: the chat, the execution, the log', async () => {
+				sim.injectFault({ kind: 'stream-error', echoKey: true, path: CHAT });
+				const { lines } = await chat('Tell me about owls');
+				const [execution] = (await running().waitForExecutions(workflowId('streaming'), 1)).filter(
+					(run) => run.status === 'error',
+				);
+				expect(execution).toBeDefined();
+				const seen = [JSON.stringify(lines), everything(execution), running().recentOutput(400)];
+				for (const text of seen) expect(text).not.toContain(sim.apiKey);
+				expect(everything(execution)).toContain('upstream rejected key ***');
+				expect(modelRequests()).toHaveLength(1);
+			});
+
+			test('a stream that breaks off mid-answer fails the turn and is not sent again', async () => {
+				const { lines } = await chat('STREAM_DROP tell me about badgers');
+				expect(lines.some((line) => line.type === 'item')).toBe(true);
+				expect(modelRequests()).toHaveLength(1);
+				expect(sim.violations).toEqual([]);
+			});
+		});
+
+		describe('faults, as the Chat node handles them', () => {
+			beforeAll(async () => {
+				await setAgentPrompt('agent', 'What is the weather in Paris?');
+			});
+
+			test('401: the gateway’s own words, once', async () => {
+				sim.injectFault({
+					kind: 'status',
+					status: 401,
+					path: CHAT,
+					body: { error: { message: 'Incorrect API key provided', type: 'invalid_request_error' } },
+				});
+				const { execution } = await running().runManualWorkflow(workflowId('agent'));
+				expect(execution.status).toBe('error');
+				expect(everything(execution)).toContain('Incorrect API key provided');
+				expect(modelRequests()).toHaveLength(1);
+			});
+
+			test('429 with Retry-After is waited out: one answer', async () => {
+				sim.injectFault({
+					kind: 'status',
+					status: 429,
+					path: CHAT,
+					headers: { 'retry-after': '1' },
+				});
+				const { execution } = await running().runManualWorkflow(workflowId('agent'));
+				expect(execution.status).toBe('success');
+				const requests = modelRequests();
+				expect(requests[0].status).toBe(429);
+				expect(requests[1].status).toBe(200);
+				expect(requests[1].at - requests[0].at).toBeGreaterThanOrEqual(1000);
+				expect(requests[1].body).toEqual(requests[0].body);
+			});
+
+			test('a 5xx is reported, never sent again (it may have been processed and billed)', async () => {
+				sim.injectFault({ kind: 'status', status: 502, path: CHAT });
+				const { execution } = await running().runManualWorkflow(workflowId('agent'));
+				expect(execution.status).toBe('error');
+				expect(modelRequests()).toHaveLength(1);
+				expect(sim.violations).toEqual([]);
+			});
+
+			test('a tool call whose arguments are not JSON is a clear error', async () => {
+				sim.injectFault({ kind: 'status', status: 200, path: CHAT, body: BROKEN_TOOL_CALL });
+				const { execution } = await running().runManualWorkflow(workflowId('agent'));
+				expect(execution.status).toBe('error');
+				expect(everything(execution)).toContain(
+					'The model called the tool \\"Weather_Desk\\" with arguments that are not a JSON object',
+				);
+			});
 		});
 	});
+}
 
-	afterAll(async () => {
-		await n8n?.stop();
+/** n8n 1.x: the package loads, the Chat Model says what it needs. */
+function describeWithoutSdk(line: N8nLine): void {
+	describe(`n8n line ${line}.x`, () => {
+		let n8n: N8nInstance | undefined;
+
+		beforeAll(async () => {
+			n8n = await startN8n({
+				line,
+				packages: [gatewayPackage.tarball],
+				credentials: simulatorCredentials(sim),
+				workflows: [
+					loadWorkflow(join(__dirname, 'workflows', WORKFLOWS.chain), workflowId('chain')),
+				],
+			});
+		});
+
+		afterAll(async () => {
+			await n8n?.stop();
+		});
+
+		test('loads the package with the Chat Model, which says plainly that it needs n8n 2.x', async () => {
+			if (!n8n) throw new Error('n8n did not start');
+			const types = await n8n.loadedNodeTypes();
+			expect(types).toEqual(
+				expect.arrayContaining([
+					'n8n-nodes-model-gateway.modelGatewayChatModel',
+					'n8n-nodes-model-gateway.modelGatewayChat',
+					'n8n-nodes-model-gateway.modelGatewayVideo',
+				]),
+			);
+			sim.reset();
+			const { execution } = await n8n.runManualWorkflow(workflowId('chain'));
+			expect(execution.status).toBe('error');
+			expect(everything(execution)).toContain('Model Gateway Chat Model needs n8n 2.x');
+			expect(modelRequests()).toHaveLength(0);
+		});
 	});
+}
 
-	beforeEach(() => sim.reset());
-
-	function running(): N8nInstance {
-		if (!n8n) throw new Error('n8n did not start');
-		return n8n;
-	}
-
-	test('an AI Agent with memory and a tool: the model calls the tool, answers with its result, and remembers the first turn', async () => {
-		const first = await running().runManualWorkflow(workflowId('agent'));
-		console.log(JSON.stringify(first.execution).slice(0, 6000));
-		expect(first.execution.status).toBe('success');
-		const [answer] = nodeOutput(first.execution, 'AI Agent');
-		expect(String(answer.output)).toContain('Echo: What is the weather in Paris?');
-		console.log(JSON.stringify(modelRequests().map((r) => r.body)));
-	});
-});
+for (const line of N8N_LINES) {
+	if (line === 2) describeAiNodes(line);
+	else describeWithoutSdk(line);
+}
