@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { startSimulator, type Simulator } from '../simulator';
-import { simulatorCredentials } from './examples';
+import { sentAnswerText } from './answerText';
+import { exampleWorkflowId, loadExamples, simulatorCredentials } from './examples';
 import {
 	N8N_LINES,
 	loadWorkflow,
@@ -31,6 +32,8 @@ const WORKFLOWS: Record<string, string> = {
 	extractor: 'chat-model-extractor.json',
 	streaming: 'chat-model-streaming.json',
 };
+
+const AGENT_VIDEO_ID = exampleWorkflowId('ai-agent-video.json');
 
 const workflowId = (key: string): string => `chatmodel${key}`.slice(0, 16);
 
@@ -103,7 +106,7 @@ function describeAiNodes(line: N8nLine): void {
 				line,
 				packages: [gatewayPackage.tarball],
 				credentials: simulatorCredentials(sim),
-				workflows: workflows(),
+				workflows: [...workflows(), ...loadExamples().filter((w) => w.id === AGENT_VIDEO_ID)],
 			});
 		});
 
@@ -215,6 +218,23 @@ function describeAiNodes(line: N8nLine): void {
 			expect(String(answer.output)).toContain('(tool result:');
 		});
 
+		test('multi-byte text reaches the agent byte for byte as the gateway sent it, over both APIs (issue 34)', async () => {
+			const text = 'Grüße 世界 🎬🦊 ñ€ é'.repeat(6);
+			for (const key of ['agent', 'agentResponses']) {
+				sim.reset();
+				await setAgentPrompt(key, text);
+				const { execution } = await running().runManualWorkflow(workflowId(key));
+				expect(execution.status).toBe('success');
+				const [request] = modelRequests();
+				const sent = sentAnswerText(request);
+				expect(sent).toContain(text);
+				const [answer] = nodeOutput(execution, 'AI Agent');
+				expect(Buffer.from(String(answer.output)).toString('hex')).toBe(
+					Buffer.from(sent).toString('hex'),
+				);
+			}
+		});
+
 		test('the Video node as the agent’s tool: "make a video of a red fox" creates exactly one task', async () => {
 			const { execution } = await running().runManualWorkflow(workflowId('video'));
 			expect(execution.status).toBe('success');
@@ -265,6 +285,19 @@ function describeAiNodes(line: N8nLine): void {
 				});
 			});
 
+			test('multi-byte text streams to the chat byte for byte as the gateway sent it (issue 34)', async () => {
+				const text = 'Grüße 世界 🎬🦊 ñ€ é'.repeat(6);
+				const { lines } = await chat(text);
+				const [request] = modelRequests();
+				const sent = sentAnswerText(request);
+				expect(sent).toBe(`Echo: ${text}`);
+				const streamed = lines
+					.filter((line) => line.type === 'item')
+					.map((line) => line.content)
+					.join('');
+				expect(Buffer.from(streamed).toString('hex')).toBe(Buffer.from(sent).toString('hex'));
+			});
+
 			test('an in-stream error that echoes the key is redacted everywhere: the chat, the execution, the log', async () => {
 				sim.injectFault({ kind: 'stream-error', echoKey: true, path: CHAT });
 				const { lines } = await chat('Tell me about owls');
@@ -284,6 +317,30 @@ function describeAiNodes(line: N8nLine): void {
 				expect(modelRequests()).toHaveLength(1);
 				expect(sim.violations).toEqual([]);
 			});
+		});
+
+		test('examples/ai-agent-video.json: a chat message becomes exactly one video task', async () => {
+			await running().activateWorkflow(AGENT_VIDEO_ID);
+			const path = '0d6c3b6e-2f43-4d53-9a0e-8a3c6b1f7e10/chat';
+			await running().waitForWebhook(path);
+			const response = await fetch(`${running().baseUrl}/webhook/${path}`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify({
+					action: 'sendMessage',
+					sessionId: 'example',
+					chatInput: 'make a video of a red fox',
+				}),
+			});
+			expect(response.status).toBe(200);
+			const answer = (await response.json()) as { output?: string };
+			expect(answer.output).toContain('Echo: make a video of a red fox (tool result:');
+			const creates = sim.requestsTo('POST', '/v1/videos');
+			expect(creates).toHaveLength(1);
+			expect(creates[0].body).toMatchObject({ prompt: 'make a video of a red fox' });
+			expect(answer.output).toContain(
+				String((creates[0].answer ?? '').match(/"id":"([^"]+)"/)?.[1]),
+			);
 		});
 
 		describe('faults, as the Chat node handles them', () => {

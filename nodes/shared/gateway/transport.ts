@@ -360,9 +360,10 @@ async function waitUnlessCancelled(until: () => number, signal?: AbortSignal): P
 /** The timeout of a request: its own, else the item's "Timeout (Seconds)" option, else 120 s. */
 function timeoutOf(context: GatewayContext, request: GatewayRequest): number {
 	if (request.timeoutMs !== undefined) return request.timeoutMs;
-	// Only action nodes have the option (a sub-node passes its timeout with the request).
-	if ('getExecuteData' in context && request.itemIndex !== undefined) {
-		const seconds = Number(itemParameter(context, 'options.timeout', request.itemIndex, 0));
+	if ('getExecutionCancelSignal' in context && request.itemIndex !== undefined) {
+		// An action node's option; the Chat Model sub-node always passes its timeout itself.
+		const node = context as IExecuteFunctions;
+		const seconds = Number(itemParameter(node, 'options.timeout', request.itemIndex, 0));
 		if (Number.isFinite(seconds) && seconds > 0) return seconds * 1000;
 	}
 	return DEFAULT_TIMEOUT_MS;
