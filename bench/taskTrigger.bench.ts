@@ -24,7 +24,7 @@
  * passed to n8n as NODE_OPTIONS (Node refuses --cpu-prof there: to profile n8n, --require a
  * script that runs the inspector's Profiler and writes .cpuprofile files).
  */
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'fs';
+import { existsSync, mkdtempSync, rmSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 
@@ -32,6 +32,7 @@ import { callbackStatus, captureTaskCallbacks, inFlight } from '../test/e2e/call
 import type { N8nInstance, N8nLine, WorkflowJson, WorkflowNode } from '../test/e2e/harness';
 import { N8N_VERSIONS, findInstallation, packPackage, startN8n } from '../test/e2e/harness';
 import { startSimulator } from '../test/simulator';
+import { cpuTicks, median, percentile, settle, ticksToMs } from './n8nCpu';
 
 const LINES = (process.env.BENCH_LINES ?? '1 2')
 	.split(/[\s,]+/)
@@ -153,44 +154,6 @@ function freshIds(bodies: unknown[]): unknown[] {
 	});
 }
 
-function percentile(sorted: number[], fraction: number): number {
-	return sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)];
-}
-
-/** Linux's USER_HZ: /proc reports CPU time in these ticks. */
-const CLOCK_TICKS_PER_SECOND = 100;
-
-/** CPU time (clock ticks) of every process of this n8n: n8n and its task runners. */
-function cpuTicks(n8n: N8nInstance): number {
-	let ticks = 0;
-	for (const entry of readdirSync('/proc')) {
-		if (!/^\d+$/.test(entry)) continue;
-		try {
-			const environ = readFileSync(`/proc/${entry}/environ`, 'latin1');
-			if (!environ.includes(`N8N_USER_FOLDER=${n8n.userFolder}\0`)) continue;
-			const stat = readFileSync(`/proc/${entry}/stat`, 'latin1');
-			const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-			ticks += Number(fields[11]) + Number(fields[12]);
-		} catch {
-			// The process ended while being read.
-		}
-	}
-	return ticks;
-}
-
-/** Waits until n8n's processes use under 5% of a core for a second (at most 3 minutes). */
-async function settle(n8n: N8nInstance): Promise<number> {
-	const started = Date.now();
-	let before = cpuTicks(n8n);
-	while (Date.now() - started < 180_000) {
-		await new Promise((resolve) => setTimeout(resolve, 1000));
-		const now = cpuTicks(n8n);
-		if (now - before < 5) break;
-		before = now;
-	}
-	return (Date.now() - started) / 1000;
-}
-
 async function runLoad(
 	n8n: N8nInstance,
 	contender: Contender,
@@ -232,7 +195,7 @@ async function runLoad(
 		throw new Error(`${contender.label}, ${load.name}: ${started} executions, not ${expected}`);
 	if (resets > 0) console.log(`  (${resets} connection(s) reset and sent again)`);
 	const settleSeconds = await settle(n8n);
-	const cpuMs = (cpuTicks(n8n) - ticksBefore) * (1000 / CLOCK_TICKS_PER_SECOND);
+	const cpuMs = ticksToMs(cpuTicks(n8n) - ticksBefore);
 	times.sort((a, b) => a - b);
 	return {
 		perSecond: bodies.length / seconds,
@@ -243,12 +206,6 @@ async function runLoad(
 		max: times[times.length - 1],
 		settleSeconds,
 	};
-}
-
-function median(values: number[]): number {
-	const sorted = [...values].sort((a, b) => a - b);
-	const middle = Math.floor(sorted.length / 2);
-	return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
 const ms = (value: number) => value.toFixed(0);
