@@ -153,7 +153,7 @@ function checkWorkflow(node: EditorCheckNode, variant: NodeVariant): WorkflowJso
 		id: workflowId(node, variant),
 		name: `Editor check: ${node.name} (${variant.label})`,
 		nodes: [
-			...(node.trigger ? [] : [MANUAL_TRIGGER]),
+			...(node.trigger || node.subNode ? [] : [MANUAL_TRIGGER]),
 			{
 				id: NODE_UUID,
 				name: node.title,
@@ -165,9 +165,10 @@ function checkWorkflow(node: EditorCheckNode, variant: NodeVariant): WorkflowJso
 				...(node.trigger ? { webhookId: WEBHOOK_UUID } : {}),
 			},
 		],
-		connections: node.trigger
-			? {}
-			: { 'Manual Trigger': { main: [[{ node: node.title, type: 'main', index: 0 }]] } },
+		connections:
+			node.trigger || node.subNode
+				? {}
+				: { 'Manual Trigger': { main: [[{ node: node.title, type: 'main', index: 0 }]] } },
 		settings: { executionOrder: 'v1' },
 	};
 }

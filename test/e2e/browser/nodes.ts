@@ -36,6 +36,8 @@ export interface EditorCheckNode {
 	credential: 'gateway' | 'assetReview';
 	/** A trigger starts the check workflow itself (no Manual Trigger in front of it). */
 	trigger?: boolean;
+	/** A sub-node (an AI Agent's model) stands alone: it has no main input to connect. */
+	subNode?: boolean;
 	parameters: JsonObject;
 	/** At least one; the node is opened once per variant. */
 	variants: NodeVariant[];
@@ -61,6 +63,28 @@ export const EDITOR_CHECK_NODES: EditorCheckNode[] = [
 			},
 		],
 		readmeSearchScreenshot: 'n8n-2-node-search.png',
+	},
+	{
+		name: 'modelGatewayChatModel',
+		typeVersion: 1,
+		title: 'Model Gateway Chat Model',
+		credential: 'gateway',
+		subNode: true,
+		parameters: { model: 'gpt-4o-mini' },
+		variants: [
+			{
+				label: 'chat completions',
+				expectVisible: ['Model', 'API', 'Options'],
+			},
+			{
+				label: 'responses',
+				parameters: {
+					api: 'responses',
+					options: { reasoningEffort: 'low', maxTokens: 500 },
+				},
+				expectVisible: ['Model', 'API', 'Reasoning Effort', 'Maximum Number of Tokens'],
+			},
+		],
 	},
 	{
 		name: 'modelGatewayResponses',
