@@ -476,6 +476,76 @@ describe('chat completions', () => {
 	});
 });
 
+describe('answers for agents and chains', () => {
+	const videoTool = {
+		type: 'function',
+		function: {
+			name: 'Video',
+			parameters: { type: 'object', properties: { prompt: { type: 'string' } } },
+		},
+	};
+
+	it('calls the tool a chat message names, with the message as its text', async () => {
+		const { body } = await base('POST', '/v1/chat/completions', {
+			model: 'm',
+			messages: [{ role: 'user', content: 'make a video of a red fox' }],
+			tools: [videoTool],
+		});
+		expect(get(body, 'choices.0.message.tool_calls.0.function')).toEqual({
+			name: 'Video',
+			arguments: JSON.stringify({ prompt: 'make a video of a red fox' }),
+		});
+		const unnamed = await base('POST', '/v1/chat/completions', {
+			model: 'm',
+			messages: [{ role: 'user', content: 'videos are nice' }],
+			tools: [videoTool],
+		});
+		expect(get(unnamed.body, 'choices.0.message.content')).toBe('Echo: videos are nice');
+	});
+
+	it('calls a Responses function tool the input names', async () => {
+		const { body } = await base('POST', '/v1/responses', {
+			model: 'm',
+			input: 'please make_video now',
+			tools: [{ type: 'function', name: 'make_video' }],
+		});
+		expect(get(body, 'output.0')).toMatchObject({ type: 'function_call', name: 'make_video' });
+	});
+
+	it('answers a prompt holding a JSON schema (format instructions) with an object of that shape', async () => {
+		const schema = {
+			type: 'object',
+			properties: {
+				output: {
+					type: 'object',
+					properties: { animal: { type: 'string' } },
+					required: ['animal'],
+				},
+			},
+			required: ['output'],
+		};
+		const instructions = `Answer in JSON.\n\`\`\`json\n${JSON.stringify(schema)}\n\`\`\`\n`;
+		const chat = await base('POST', '/v1/chat/completions', {
+			model: 'm',
+			messages: [
+				{ role: 'system', content: instructions },
+				{ role: 'user', content: 'a red fox' },
+			],
+		});
+		expect(JSON.parse(String(get(chat.body, 'choices.0.message.content')))).toEqual({
+			output: { animal: 'example' },
+		});
+		const responses = await base('POST', '/v1/responses', {
+			model: 'm',
+			instructions,
+			input: 'a red fox',
+		});
+		expect(JSON.parse(String(get(responses.body, 'output.0.content.0.text')))).toEqual({
+			output: { animal: 'example' },
+		});
+	});
+});
+
 describe('responses', () => {
 	it('echoes the input, chains on previous_response_id and reports reasoning tokens', async () => {
 		const first = await base('POST', '/v1/responses', {
