@@ -1,3 +1,4 @@
+import { normalizeCost } from '../../nodes/shared/gateway/usage';
 import type { NormalizedTask } from '../../nodes/shared/tasks';
 import {
 	batchReport,
@@ -31,20 +32,22 @@ function task(overrides: Partial<NormalizedTask>): NormalizedTask {
 
 const START = Date.parse('2026-11-24T10:00:00Z');
 
+/** A task family S cost as the task carries it, from the gateway's strings. */
+function cost(total: string, currency = 'USD') {
+	return normalizeCost(
+		{ currency, input_cost: '0', output_cost: total, total_cost: total },
+		{ currency: 'currency', input: 'input_cost', output: 'output_cost', total: 'total_cost' },
+	);
+}
+
 describe('the batch report', () => {
 	it('counts by status and family, lists failures with reasons, adds money per currency exactly', () => {
 		const totals = emptyTotals(START);
-		const cost = (total: number, currency = 'USD') => ({
-			currency,
-			input: 0,
-			output: total,
-			total,
-		});
-		countTask(totals, task({ family: 'taskS', taskId: 's1', cost: cost(0.1) }), 'succeeded', 30);
-		countTask(totals, task({ family: 'taskS', taskId: 's2', cost: cost(0.2) }), 'succeeded', 50);
+		countTask(totals, task({ family: 'taskS', taskId: 's1', cost: cost('0.1') }), 'succeeded', 30);
+		countTask(totals, task({ family: 'taskS', taskId: 's2', cost: cost('0.2') }), 'succeeded', 50);
 		countTask(
 			totals,
-			task({ family: 'taskS', taskId: 's3', cost: cost(2, 'CNY') }),
+			task({ family: 'taskS', taskId: 's3', cost: cost('2', 'CNY') }),
 			'succeeded',
 			40,
 		);
@@ -97,12 +100,7 @@ describe('the batch report', () => {
 
 	it('carries totals through an item (JSON) and merges several', () => {
 		const first = emptyTotals(START + 1000);
-		countTask(
-			first,
-			task({ cost: { currency: 'USD', input: 0, output: 1, total: 1 } }),
-			'succeeded',
-			5,
-		);
+		countTask(first, task({ cost: cost('1') }), 'succeeded', 5);
 		first.queries = 2;
 		const second = emptyTotals(START);
 		countTask(second, task({ status: 'failed' }), 'failed', 7);
