@@ -110,6 +110,8 @@ describe('exact decimal money', () => {
 			'1e999',
 			'1e-999',
 			'9'.repeat(401),
+			`0.${'1'.repeat(401)}`,
+			`1${'0'.repeat(1000)}e-1000`,
 			Number.NaN,
 			Number.POSITIVE_INFINITY,
 			null,

@@ -12,11 +12,12 @@ export interface Decimal {
 }
 
 /**
- * Longest text read as an amount, and most digits on either side of the point after an exponent
- * is applied: far beyond any price, small enough that a hostile value cannot make huge numbers.
- * Every finite JSON number fits (the smallest, 5e-324, has 324 decimals).
+ * Longest text read as an amount, and most digits on either side of the point once an exponent
+ * is applied: far beyond any price (and any sum of prices), small enough that a hostile value
+ * cannot make huge numbers. Every finite JSON number fits (the smallest, 5e-324, has 324
+ * decimals), and so does any sum of them written out in full.
  */
-const MAX_TEXT_LENGTH = 400;
+const MAX_TEXT_LENGTH = 1000;
 const MAX_DIGITS = 400;
 
 /** Sign, integer digits, fraction digits (either may be empty, not both), optional exponent. */
@@ -27,7 +28,7 @@ const DECIMAL_TEXT = /^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/;
  * (`.5` and `5.` are read), optional exponent (`1.5e-7`, applied exactly); surrounding
  * whitespace is ignored. Numbers: their shortest round-trip text (`0.1` is 0.1, not the binary
  * value nearest to it). Anything else — empty text, `NaN`, `Infinity`, hex, separators, more
- * than 400 characters or digits — is null.
+ * than 1,000 characters, more than 400 digits before or after the point — is null.
  */
 export function parseDecimal(value: unknown): Decimal | null {
 	if (typeof value === 'number') return Number.isFinite(value) ? parseText(String(value)) : null;
