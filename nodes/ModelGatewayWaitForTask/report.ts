@@ -1,5 +1,13 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import {
+	addDecimals,
+	decimalToNumber,
+	formatDecimal,
+	parseDecimal,
+	trimDecimal,
+	type Decimal,
+} from '../shared/money/decimal';
 import type { NormalizedTask } from '../shared/tasks';
 
 /**
@@ -16,8 +24,8 @@ export const BATCH_TOTALS = 'batchTotals';
 /** At most this many failures are listed by name; the counts stay exact. */
 const MAX_LISTED_FAILURES = 500;
 
-/** Money is added in millionths so that 0.1 + 0.2 stays 0.3. */
-const MONEY_SCALE = 1_000_000;
+/** Builds before exact money carried each currency's sum as an integer of millionths. */
+const LEGACY_MONEY_SCALE = 6;
 
 export interface BatchTotals extends IDataObject {
 	startedAt: string;
@@ -26,8 +34,11 @@ export interface BatchTotals extends IDataObject {
 	byStatus: Record<Outcome, number>;
 	byFamily: Record<string, Record<Outcome, number>>;
 	failures: IDataObject[];
-	/** Per currency, in millionths. */
-	costMillionths: Record<string, number>;
+	/**
+	 * Per currency, the exact sum of the tasks' total costs as decimal text, with as many decimals
+	 * as the most any amount had (`"0.2469134"`).
+	 */
+	costExact: Record<string, string>;
 	/** Seconds from creation (or from the start of the wait) to the check that saw the end. */
 	durationsSeconds: number[];
 }
@@ -42,9 +53,25 @@ export function emptyTotals(now: number): BatchTotals {
 		byStatus: noOutcomes(),
 		byFamily: {},
 		failures: [],
-		costMillionths: {},
+		costExact: {},
 		durationsSeconds: [],
 	};
+}
+
+/**
+ * A task's total cost, exactly: the gateway's text (`totalExact`), else the number (`total`) of
+ * a task item from a build before exact money, or one edited in the workflow.
+ */
+function totalCost(cost: unknown): Decimal | null {
+	if (cost === null || typeof cost !== 'object') return null;
+	const { totalExact, total } = cost as { totalExact?: unknown; total?: unknown };
+	return parseDecimal(totalExact) ?? parseDecimal(total);
+}
+
+/** Adds an amount to a currency's sum. */
+function addCost(sums: Record<string, string>, currency: string, amount: Decimal): void {
+	const sum = parseDecimal(sums[currency]);
+	sums[currency] = formatDecimal(sum ? addDecimals(sum, amount) : amount);
 }
 
 /** Counts one settled task. */
@@ -67,11 +94,10 @@ export function countTask(
 			reason: task.error?.message ?? (outcome === 'timedOut' ? 'Max Wait reached' : null),
 		});
 	}
-	const total = task.cost?.total;
-	if (typeof total === 'number') {
-		const currency = task.cost?.currency ?? 'unknown currency';
-		totals.costMillionths[currency] =
-			(totals.costMillionths[currency] ?? 0) + Math.round(total * MONEY_SCALE);
+	const total = totalCost(task.cost);
+	if (total) {
+		const currency = task.cost?.currency;
+		addCost(totals.costExact, typeof currency === 'string' ? currency : 'unknown currency', total);
 	}
 }
 
@@ -84,9 +110,40 @@ function isCounts(value: unknown): value is Record<Outcome, number> {
 	);
 }
 
-/** Totals carried by an item from an earlier pass; undefined when it carries none (or a broken copy). */
+/** Per-currency sums as exact decimal text; undefined unless every sum reads. */
+function sums(value: unknown): Record<string, string> | undefined {
+	if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+	const read: Record<string, string> = {};
+	for (const [currency, sum] of Object.entries(value)) {
+		const amount = typeof sum === 'string' ? parseDecimal(sum) : null;
+		if (!amount) return undefined;
+		read[currency] = formatDecimal(amount);
+	}
+	return read;
+}
+
+/**
+ * Per-currency sums in integer millionths, as builds before exact money stored them, read as
+ * decimal text (`250000` → `"0.25"`: the decimals the millionths kept, trailing zeros dropped).
+ */
+function legacySums(value: unknown): Record<string, string> | undefined {
+	if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+	const read: Record<string, string> = {};
+	for (const [currency, millionths] of Object.entries(value)) {
+		if (!Number.isSafeInteger(millionths)) return undefined;
+		const amount = { units: BigInt(millionths as number), scale: LEGACY_MONEY_SCALE };
+		read[currency] = formatDecimal(trimDecimal(amount));
+	}
+	return read;
+}
+
+/**
+ * Totals carried by an item from an earlier pass; undefined when it carries none (or a broken
+ * copy). Totals stored by a build before exact money (`costMillionths`) are read too, so a loop
+ * resumed after an upgrade keeps its money.
+ */
 export function carriedTotals(value: unknown): BatchTotals | undefined {
-	const record = value as Partial<BatchTotals> | null;
+	const record = value as (Partial<BatchTotals> & { costMillionths?: unknown }) | null;
 	if (record === null || typeof record !== 'object') return undefined;
 	const valid =
 		typeof record.startedAt === 'string' &&
@@ -97,11 +154,15 @@ export function carriedTotals(value: unknown): BatchTotals | undefined {
 		typeof record.byFamily === 'object' &&
 		Object.values(record.byFamily).every(isCounts) &&
 		Array.isArray(record.failures) &&
-		record.costMillionths !== null &&
-		typeof record.costMillionths === 'object' &&
 		Array.isArray(record.durationsSeconds) &&
 		record.durationsSeconds.every((seconds) => typeof seconds === 'number');
-	return valid ? structuredClone(record as BatchTotals) : undefined;
+	if (!valid) return undefined;
+	const costExact =
+		record.costExact !== undefined ? sums(record.costExact) : legacySums(record.costMillionths);
+	if (!costExact) return undefined;
+	const copy = structuredClone(record);
+	delete copy.costMillionths;
+	return { ...(copy as BatchTotals), costExact };
 }
 
 /** Adds totals of another input item (several loops joined into one node). */
@@ -119,8 +180,9 @@ export function mergeTotals(into: BatchTotals, from: BatchTotals): void {
 		}
 	}
 	into.failures.push(...from.failures.slice(0, MAX_LISTED_FAILURES - into.failures.length));
-	for (const [currency, amount] of Object.entries(from.costMillionths)) {
-		into.costMillionths[currency] = (into.costMillionths[currency] ?? 0) + amount;
+	for (const [currency, sum] of Object.entries(from.costExact)) {
+		const amount = parseDecimal(sum);
+		if (amount) addCost(into.costExact, currency, amount);
 	}
 	into.durationsSeconds.push(...from.durationsSeconds);
 }
@@ -129,6 +191,25 @@ export function mergeTotals(into: BatchTotals, from: BatchTotals): void {
 function quantile(sorted: number[], q: number): number | null {
 	if (sorted.length === 0) return null;
 	return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
+}
+
+/**
+ * The money of the report: per currency the sum as the nearest number (`costByCurrency`), as exact
+ * decimal text (`costExactByCurrency`) and the most decimals any amount had
+ * (`costPrecisionByCurrency`).
+ */
+function costFields(costExact: Record<string, string>): IDataObject {
+	const costByCurrency: Record<string, number> = {};
+	const costExactByCurrency: Record<string, string> = {};
+	const costPrecisionByCurrency: Record<string, number> = {};
+	for (const [currency, sum] of Object.entries(costExact)) {
+		const amount = parseDecimal(sum);
+		if (!amount) continue;
+		costByCurrency[currency] = decimalToNumber(amount);
+		costExactByCurrency[currency] = formatDecimal(amount);
+		costPrecisionByCurrency[currency] = amount.scale;
+	}
+	return { costByCurrency, costExactByCurrency, costPrecisionByCurrency };
 }
 
 /** The report item's JSON. */
@@ -141,12 +222,7 @@ export function batchReport(totals: BatchTotals, now: number): IDataObject {
 		byFamily: totals.byFamily,
 		failures: totals.failures,
 		failuresListed: totals.failures.length,
-		costByCurrency: Object.fromEntries(
-			Object.entries(totals.costMillionths).map(([currency, amount]) => [
-				currency,
-				amount / MONEY_SCALE,
-			]),
-		),
+		...costFields(totals.costExact),
 		durationSeconds: {
 			median: quantile(sorted, 0.5),
 			p95: quantile(sorted, 0.95),

@@ -111,7 +111,8 @@ describe('Model Gateway Video: Task family S', () => {
 		});
 		expect(queried.json.videoUrls).toEqual([queried.json.videoUrl]);
 		expect(Date.parse(queried.json.createdAt as string)).not.toBeNaN();
-		// Usage and money as the record reports them (money strings as numbers); none at creation.
+		// Usage and money as the record reports them (money strings as numbers and as written); none
+		// at creation.
 		expect(created.json).toMatchObject({ usage: null, cost: null });
 		const record = (queried.json.raw as { data: { cost: Record<string, string> } }).data;
 		const { usage } = (queried.json.raw as { data: { usage: Record<string, number> } }).data;
@@ -127,6 +128,14 @@ describe('Model Gateway Video: Task family S', () => {
 			input: Number(record.cost.input_cost),
 			output: Number(record.cost.output_cost),
 			total: Number(record.cost.total_cost),
+			inputExact: record.cost.input_cost,
+			outputExact: record.cost.output_cost,
+			totalExact: record.cost.total_cost,
+			precision: Math.max(
+				...[record.cost.input_cost, record.cost.output_cost, record.cost.total_cost].map(
+					(amount) => amount.split('.')[1]?.length ?? 0,
+				),
+			),
 		});
 	});
 

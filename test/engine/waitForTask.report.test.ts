@@ -68,6 +68,15 @@ describe('Wait for Task: Batch Report', () => {
 			passes: 1,
 		});
 		expect(json.costByCurrency).toEqual(Object.fromEntries(money));
+		// The same sums exactly, as the gateway's strings add up, with the decimals it wrote.
+		const exact = json.costExactByCurrency as Record<string, string>;
+		expect(Object.keys(exact)).toEqual([...money.keys()]);
+		for (const [currency, sum] of Object.entries(exact)) {
+			expect(Number(sum)).toBe(money.get(currency));
+			expect((json.costPrecisionByCurrency as Record<string, number>)[currency]).toBe(
+				sum.split('.')[1]?.length ?? 0,
+			);
+		}
 		const failures = json.failures as Array<{ taskId: string; reason: string | null }>;
 		expect(failures.map((failure) => failure.taskId).sort()).toEqual(
 			failed.map((item) => String(item.json.taskId)).sort(),
@@ -125,6 +134,52 @@ describe('Wait for Task: Batch Report', () => {
 			queries: 6,
 			passes: 2,
 			costByCurrency: {},
+		});
+	});
+
+	it('Check Once and Route resumed after an upgrade: totals stored in millionths by an earlier build are read, not dropped', async () => {
+		gateway.simulator.setOptions({ runningMs: 3_600_000, taskAgeMs: 0 });
+		const created = await runNode(
+			videoNode('generic', 'create', { model: 'g', genericPrompt: 'a fox' }),
+			{ credentials: gateway.credentials(), input: [{ json: {} }] },
+		);
+		const checkOnce = {
+			type: 'modelGatewayWaitForTask',
+			parameters: { mode: 'checkOnce', options: { batchReport: true } },
+		};
+		const first = await runNode(checkOnce, {
+			credentials: gateway.credentials(),
+			input: [{ json: { ...created.items[0].json, createdAt: new Date().toISOString() } }],
+		});
+		const [, , , stillRunning] = outputs(first, 'Node Under Test');
+		const waited = JSON.parse(JSON.stringify(stillRunning[0].json)) as IDataObject;
+		// The Wait node stored this item before the upgrade: money in millionths (two tasks of
+		// 0.1234567 USD, already rounded by that build), no exact sums.
+		const totals = waited.batchTotals as IDataObject;
+		expect(totals.costExact).toEqual({});
+		delete totals.costExact;
+		totals.costMillionths = { USD: 246914 };
+		totals.byStatus = { succeeded: 2, failed: 0, timedOut: 0 };
+
+		gateway.simulator.backdateTask(String(created.items[0].json.taskId), 7_200_000);
+		for (const pending of waited.pendingTasks as IDataObject[]) {
+			pending.createdAt = new Date(Date.now() - 7_200_000).toISOString();
+			pending.lastCheckedAt = new Date(Date.now() - 60_000).toISOString();
+			pending.nextCheckAt = new Date(Date.now() - 1_000).toISOString();
+		}
+		const second = await runNode(checkOnce, {
+			credentials: gateway.credentials(),
+			input: [{ json: waited }],
+		});
+		expect(second.error('Node Under Test')).toBeUndefined();
+		const [succeeded, , , , report] = outputs(second, 'Node Under Test');
+		expect(succeeded).toHaveLength(1);
+		expect(report[0].json).toMatchObject({
+			tasks: 3,
+			passes: 2,
+			costByCurrency: { USD: 0.246914 },
+			costExactByCurrency: { USD: '0.246914' },
+			costPrecisionByCurrency: { USD: 6 },
 		});
 	});
 });

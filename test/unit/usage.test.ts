@@ -31,20 +31,69 @@ describe('normalized usage and cost', () => {
 		expect(normalizeUsage({ total_tokens: 'many' }, CHAT_USAGE)).toBeNull();
 	});
 
-	it('reads money strings as numbers, keeps the currency, and drops amounts it cannot read', () => {
+	it('reads money strings as numbers and as the exact text, keeps the currency, drops amounts it cannot read', () => {
 		expect(
 			normalizeCost(
 				{ currency: 'USD', input_cost: '0', output_cost: '0.25', total_cost: '0.25' },
 				MONEY,
 			),
-		).toEqual({ currency: 'USD', input: 0, output: 0.25, total: 0.25 });
+		).toEqual({
+			currency: 'USD',
+			input: 0,
+			output: 0.25,
+			total: 0.25,
+			inputExact: '0',
+			outputExact: '0.25',
+			totalExact: '0.25',
+			precision: 2,
+		});
 		expect(normalizeCost({ currency: '', total_cost: 'n/a', output_cost: 2 }, MONEY)).toEqual({
 			currency: null,
 			input: null,
 			output: 2,
 			total: null,
+			inputExact: null,
+			outputExact: '2',
+			totalExact: null,
+			precision: 0,
 		});
 		expect(normalizeCost({ currency: 'USD', total_cost: '' }, MONEY)).toBeNull();
+		expect(normalizeCost({ currency: 'USD', total_cost: '0x10' }, MONEY)).toBeNull();
 		expect(normalizeCost('0.25', MONEY)).toBeNull();
+	});
+
+	it('keeps the text the gateway wrote (only trimmed) and the most decimals it wrote', () => {
+		expect(
+			normalizeCost(
+				{
+					currency: 'USD',
+					input_cost: ' 0.0000001 ',
+					output_cost: '+0.12345670',
+					total_cost: '0.12345680',
+				},
+				MONEY,
+			),
+		).toEqual({
+			currency: 'USD',
+			input: 1e-7,
+			output: 0.1234567,
+			total: 0.1234568,
+			inputExact: '0.0000001',
+			outputExact: '+0.12345670',
+			totalExact: '0.12345680',
+			precision: 8,
+		});
+		// Exponents count the decimals they stand for; a JSON number is written out in full.
+		expect(
+			normalizeCost({ currency: 'CNY', input_cost: 1e-7, total_cost: '1.5E-3' }, MONEY),
+		).toMatchObject({ inputExact: '0.0000001', totalExact: '1.5E-3', total: 0.0015, precision: 7 });
+		// Twenty significant digits survive in the text, not in the number.
+		expect(
+			normalizeCost({ currency: 'USD', total_cost: '12345678901.234567891' }, MONEY),
+		).toMatchObject({
+			total: 12345678901.234568,
+			totalExact: '12345678901.234567891',
+			precision: 9,
+		});
 	});
 });

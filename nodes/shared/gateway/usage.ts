@@ -1,5 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { decimalToNumber, formatDecimal, parseDecimal, type Decimal } from '../money/decimal';
+
 /**
  * What the gateway reports about usage and money, in one shape for every node's output. Only
  * what the gateway said: a count it did not give is null, and a node whose answer reports
@@ -16,12 +18,22 @@ export interface Usage extends IDataObject {
 	imageCount?: number | null;
 }
 
-/** Money as the gateway states it, in its currency; amounts as numbers so they can be added. */
+/**
+ * Money as the gateway states it, in its currency: each amount as a number (the nearest one, for
+ * expressions and comparisons) and as the exact text the gateway wrote (for adding up and
+ * accounting), with the most decimals it wrote.
+ */
 export interface Cost extends IDataObject {
 	currency: string | null;
 	input: number | null;
 	output: number | null;
 	total: number | null;
+	/** The gateway's text, trimmed (a JSON number as plain decimal text); null where unreadable. */
+	inputExact: string | null;
+	outputExact: string | null;
+	totalExact: string | null;
+	/** The most decimals among the amounts the gateway wrote (`"0.1234567"`: 7). */
+	precision: number;
 }
 
 /** Where one answer shape keeps its counts (dotted paths into its usage object). */
@@ -48,11 +60,11 @@ function count(record: IDataObject, path: string | undefined): number | null {
 	return typeof value === 'number' && Number.isFinite(value) ? value : null;
 }
 
-function amount(value: unknown): number | null {
-	if (typeof value === 'number') return Number.isFinite(value) ? value : null;
-	if (typeof value !== 'string' || value.trim() === '') return null;
-	const parsed = Number(value);
-	return Number.isFinite(parsed) ? parsed : null;
+/** An amount read exactly, with the text to show for it: the gateway's own, only trimmed. */
+function amount(value: unknown): { exact: Decimal; text: string } | null {
+	const exact = parseDecimal(value);
+	if (!exact) return null;
+	return { exact, text: typeof value === 'string' ? value.trim() : formatDecimal(exact) };
 }
 
 function asObject(value: unknown): IDataObject | undefined {
@@ -99,11 +111,19 @@ export function normalizeCost(
 	const record = asObject(raw);
 	if (!record) return null;
 	const currency = record[fields.currency];
-	const cost: Cost = {
+	const input = amount(record[fields.input]);
+	const output = amount(record[fields.output]);
+	const total = amount(record[fields.total]);
+	const read = [input, output, total].filter((value) => value !== null);
+	if (read.length === 0) return null;
+	return {
 		currency: typeof currency === 'string' && currency !== '' ? currency : null,
-		input: amount(record[fields.input]),
-		output: amount(record[fields.output]),
-		total: amount(record[fields.total]),
+		input: input && decimalToNumber(input.exact),
+		output: output && decimalToNumber(output.exact),
+		total: total && decimalToNumber(total.exact),
+		inputExact: input?.text ?? null,
+		outputExact: output?.text ?? null,
+		totalExact: total?.text ?? null,
+		precision: Math.max(...read.map((value) => value.exact.scale)),
 	};
-	return cost.input === null && cost.output === null && cost.total === null ? null : cost;
 }
