@@ -24,6 +24,15 @@ const ROWS: IDataObject[] = [
 	{ family: 'familyC', model: 'c', request: { prompt: 'a fox' } },
 ];
 
+/** A Still Running item as if its tasks were created 2 h ago and their next check is due. */
+function makeDueNow(waited: IDataObject): void {
+	for (const pending of waited.pendingTasks as IDataObject[]) {
+		pending.createdAt = new Date(Date.now() - 7_200_000).toISOString();
+		pending.lastCheckedAt = new Date(Date.now() - 60_000).toISOString();
+		pending.nextCheckAt = new Date(Date.now() - 1_000).toISOString();
+	}
+}
+
 describe('Wait for Task: Batch Report', () => {
 	it('Wait in This Execution ends a mixed batch with one report: counts, failures, money, durations, queries', async () => {
 		const input: TestItem[] = Array.from({ length: 24 }, (_, n) => ({
@@ -114,11 +123,7 @@ describe('Wait for Task: Batch Report', () => {
 		// The tasks finish while the loop's Wait node waits (here: time moved on by hand).
 		for (const task of tasks) gateway.simulator.backdateTask(String(task.json.taskId), 7_200_000);
 		const waited = JSON.parse(JSON.stringify(stillRunning[0].json)) as IDataObject;
-		for (const pending of waited.pendingTasks as IDataObject[]) {
-			pending.createdAt = new Date(Date.now() - 7_200_000).toISOString();
-			pending.lastCheckedAt = new Date(Date.now() - 60_000).toISOString();
-			pending.nextCheckAt = new Date(Date.now() - 1_000).toISOString();
-		}
+		makeDueNow(waited);
 		const second = await runNode(checkOnce, {
 			credentials: gateway.credentials(),
 			input: [{ json: waited }],
@@ -162,11 +167,7 @@ describe('Wait for Task: Batch Report', () => {
 		totals.byStatus = { succeeded: 2, failed: 0, timedOut: 0 };
 
 		gateway.simulator.backdateTask(String(created.items[0].json.taskId), 7_200_000);
-		for (const pending of waited.pendingTasks as IDataObject[]) {
-			pending.createdAt = new Date(Date.now() - 7_200_000).toISOString();
-			pending.lastCheckedAt = new Date(Date.now() - 60_000).toISOString();
-			pending.nextCheckAt = new Date(Date.now() - 1_000).toISOString();
-		}
+		makeDueNow(waited);
 		const second = await runNode(checkOnce, {
 			credentials: gateway.credentials(),
 			input: [{ json: waited }],
