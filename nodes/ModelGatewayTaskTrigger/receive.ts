@@ -121,6 +121,9 @@ export async function receiveCallback(context: IWebhookFunctions): Promise<IWebh
 		confirmed,
 		...(unconfirmable !== undefined ? { unconfirmedReason: unconfirmable } : {}),
 		body: reading.body as IDataObject,
+		// What the callback URL carried (a row key, say), so a task finds its record without
+		// the execution that created it; the secret stays out of the output.
+		query: callbackQuery(context.getQueryData() as IDataObject),
 		headers: keptHeaders(headers),
 		receivedAt: new Date().toISOString(),
 	};
@@ -128,6 +131,12 @@ export async function receiveCallback(context: IWebhookFunctions): Promise<IWebh
 	// with the text "firstEntryJson" (its onReceived default), not with the summary.
 	answer(context, 200, { ...summary(event), started: true });
 	return { noWebhookResponse: true, workflowData: [[{ json }]] };
+}
+
+/** The callback URL's query parameters, without the secret's. */
+function callbackQuery(query: IDataObject): IDataObject {
+	const { [SECRET_QUERY_PARAMETER]: _secret, ...rest } = query;
+	return rest;
 }
 
 /**

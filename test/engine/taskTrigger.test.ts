@@ -120,6 +120,7 @@ describe('payloads of each family start one execution with the normalized task',
 			'x-trace-id': 'trace-s-1',
 		});
 		expect(typeof item.json.receivedAt).toBe('string');
+		expect(item.json.query).toEqual({});
 	});
 
 	test.each([
@@ -247,13 +248,25 @@ describe('secret', () => {
 			'Model Gateway callback refused (403): The callback secret is wrong',
 		]);
 
-		expect((await postCallback(`${harness!.url}?secret=${SECRET}`, S_SUCCEEDED)).status).toBe(200);
+		expect(
+			(
+				await postCallback(
+					`${harness!.url}?secret=${SECRET}&row=17&row=18&batch=b%201`,
+					S_SUCCEEDED,
+				)
+			).status,
+		).toBe(200);
 		expect(
 			(await postCallback(harness!.url, familyARecord('succeed'), { 'x-callback-secret': SECRET }))
 				.status,
 		).toBe(200);
 		await harness!.settled();
 		expect(harness!.executions).toHaveLength(2);
+		// What the URL carried reaches the workflow, the secret does not.
+		expect(harness!.executions.map(([item]) => item.json.query)).toEqual([
+			{ row: ['17', '18'], batch: 'b 1' },
+			{},
+		]);
 	});
 
 	test('the default secret is the node id, so every trigger has its own URL', async () => {
