@@ -1,0 +1,100 @@
+/**
+ * The sheet of examples/video-data-table-batch.json, made headlessly: an n8n Data Table with the
+ * example's columns, created and filled through the editor's REST API, and the example's Data
+ * table nodes pointed at it (what a user does after import). Shared by the e2e tests and the
+ * batch benchmark.
+ */
+import type { JsonObject, N8nInstance, WorkflowJson } from './harness';
+
+export const DATA_TABLE_EXAMPLE = 'video-data-table-batch.json';
+
+/** The table's columns, all text, as the example's note asks. */
+export const VIDEO_TABLE_COLUMNS = [
+	'prompt',
+	'family',
+	'model',
+	'endpoint',
+	'request',
+	'claimedAt',
+	'taskId',
+	'status',
+	'taskCreatedAt',
+	'file',
+	'cost',
+	'currency',
+	'error',
+	'finishedAt',
+] as const;
+
+export type VideoTableColumn = (typeof VIDEO_TABLE_COLUMNS)[number];
+/** A row as n8n returns it: the columns (null when never written) and n8n's own `id`. */
+export type VideoTableRow = Partial<Record<VideoTableColumn, string | null>> & { id?: number };
+
+export interface VideoTable {
+	id: string;
+	/** Every row, oldest first. */
+	rows(): Promise<VideoTableRow[]>;
+	insert(rows: VideoTableRow[]): Promise<void>;
+}
+
+/** n8n's REST API answers at most 250 rows per page (MAX_ITEMS_PER_PAGE). */
+const PAGE = 250;
+
+/** Creates the table in the owner's personal project and fills it (250 rows per request). */
+export async function createVideoTable(
+	n8n: N8nInstance,
+	rows: VideoTableRow[],
+	name = 'video_batch',
+): Promise<VideoTable> {
+	const project = await n8n.rest<{ id: string }>('GET', '/projects/personal');
+	const tables = `/projects/${project.id}/data-tables`;
+	const { id } = await n8n.rest<{ id: string }>('POST', tables, {
+		name,
+		columns: VIDEO_TABLE_COLUMNS.map((column) => ({ name: column, type: 'string' })),
+	});
+	const table: VideoTable = {
+		id,
+		async rows() {
+			const all: VideoTableRow[] = [];
+			for (;;) {
+				const page = await n8n.rest<{ count: number; data: VideoTableRow[] }>(
+					'GET',
+					`${tables}/${id}/rows?take=${PAGE}&skip=${all.length}&sortBy=id:asc`,
+				);
+				all.push(...page.data);
+				if (page.data.length === 0 || all.length >= page.count) return all;
+			}
+		},
+		async insert(more) {
+			for (let start = 0; start < more.length; start += PAGE) {
+				// 1.x requires returnType; 2.x accepts it.
+				await n8n.rest('POST', `${tables}/${id}/insert`, {
+					data: more.slice(start, start + PAGE),
+					returnType: 'id',
+				});
+			}
+		},
+	};
+	await table.insert(rows);
+	return table;
+}
+
+/** Points every Data table node of a workflow at the table, as a user does after import. */
+export function useVideoTable(workflow: WorkflowJson, tableId: string): void {
+	for (const node of workflow.nodes) {
+		if (node.type !== 'n8n-nodes-base.dataTable') continue;
+		const parameters = node.parameters as JsonObject;
+		parameters.dataTableId = { ...(parameters.dataTableId as JsonObject), value: tableId };
+	}
+}
+
+/** Sets a field of the example's Settings node (e.g. `callbackUrl`). */
+export function setExampleSetting(workflow: WorkflowJson, name: string, value: string): void {
+	const settings = workflow.nodes.find((node) => node.name === 'Settings');
+	const assignments = (
+		(settings?.parameters as JsonObject | undefined)?.assignments as JsonObject | undefined
+	)?.assignments as JsonObject[] | undefined;
+	const assignment = assignments?.find((entry) => entry.name === name);
+	if (!assignment) throw new Error(`the example has no setting ${name}`);
+	assignment.value = value;
+}
