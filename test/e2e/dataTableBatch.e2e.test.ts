@@ -8,6 +8,7 @@
  * family S rows created by an earlier run and still without a result, a Family A row an earlier
  * run claimed and paid for but never wrote back (its task calls back with the row's key), and a
  * generic row an earlier run claimed without any task recorded (nothing can find it: reported).
+ * One new row lacks a field its endpoint requires: refused before the gateway, its row says why.
  */
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -53,6 +54,15 @@ const RUN_TIMEOUT_MS = 420_000;
 const TASK_AGE_MS = 11 * 60_000;
 const ELEVEN_MINUTES_AGO = () => new Date(Date.now() - TASK_AGE_MS).toISOString();
 
+const EARLIER_S_PROMPTS = [
+	'Steam rising from a cup of coffee',
+	'Snow falling on a quiet street',
+	'A paper boat on a pond',
+];
+const INVALID_PROMPT = 'A hot air balloon at sunrise';
+const ORPHAN_PROMPT = 'A fox crossing a snowy field';
+const STUCK_PROMPT = 'A clock tower at noon';
+
 /** 12 new rows, families by id and by name; the result columns are left empty (null). */
 const NEW_ROWS: VideoTableRow[] = [
 	['Generic Video', 'video-model-1', '', 'A lighthouse at dusk', '{"duration": 6, "size": "768p"}'],
@@ -75,7 +85,8 @@ const NEW_ROWS: VideoTableRow[] = [
 		'{"image": "https://example.com/garden.png"}',
 	],
 	['Family A', 'kling-video-2', '', 'A paper plane over a city', '{"aspect_ratio": "9:16"}'],
-	['familyA', 'kling-video-2', '', 'A hot air balloon at sunrise', ''],
+	// Omni video without aspect_ratio: refused by the node, never sent.
+	['familyA', 'kling-video-2', '', INVALID_PROMPT, ''],
 	['Family C', 'vidu-q1', '', 'Two friends talking in a cafe', ''],
 	['familyC', 'vidu-q1', '', 'A cat watching birds', ''],
 	['Family C', 'vidu-q1', '', 'A train crossing a bridge', ''],
@@ -86,14 +97,6 @@ const NEW_ROWS: VideoTableRow[] = [
 	prompt,
 	request,
 }));
-
-const EARLIER_S_PROMPTS = [
-	'Steam rising from a cup of coffee',
-	'Snow falling on a quiet street',
-	'A paper boat on a pond',
-];
-const ORPHAN_PROMPT = 'A fox crossing a snowy field';
-const STUCK_PROMPT = 'A clock tower at noon';
 
 /** Create requests, by family. */
 const CREATE_PATHS = [
@@ -219,6 +222,7 @@ describe.each(N8N_LINES)('n8n line %s.x: a Data Table as the sheet', (line) => {
 		orphanTaskId = await createEarlierTask('/vendor-a/v1/videos/omni-video', {
 			model_name: 'kling-video-2',
 			prompt: ORPHAN_PROMPT,
+			aspect_ratio: '16:9',
 			callback_url: `${callbackUrl}?row=${String(orphanRow?.id)}`,
 		});
 		const deadline = Date.now() + 60_000;
@@ -250,10 +254,11 @@ describe.each(N8N_LINES)('n8n line %s.x: a Data Table as the sheet', (line) => {
 		return execution;
 	}
 
+	/** The prompts of every create the gateway received, in the order they arrived. */
 	function creates(): string[] {
-		return CREATE_PATHS.flatMap((path) => sim.requestsTo('POST', path)).map((request) =>
-			promptOf(request.body),
-		);
+		return sim.requests
+			.filter((request) => request.method === 'POST' && CREATE_PATHS.includes(request.path))
+			.map((request) => promptOf(request.body));
 	}
 
 	test(
@@ -265,7 +270,12 @@ describe.each(N8N_LINES)('n8n line %s.x: a Data Table as the sheet', (line) => {
 			// Each new prompt created exactly once; nothing an earlier run claimed created again.
 			const prompts = creates().slice(createsBefore);
 			expect(countBy(prompts)).toEqual(
-				Object.fromEntries(NEW_ROWS.map((row) => [String(row.prompt), 1])),
+				Object.fromEntries(
+					NEW_ROWS.filter((row) => row.prompt !== INVALID_PROMPT).map((row) => [
+						String(row.prompt),
+						1,
+					]),
+				),
 			);
 
 			// Two chunks (10 + 2); the first chunk's ids were written before the second was claimed.
@@ -282,16 +292,19 @@ describe.each(N8N_LINES)('n8n line %s.x: a Data Table as the sheet', (line) => {
 			const firstWriteEnd = (writeRuns[0].startTime ?? 0) + (writeRuns[0].executionTime ?? 0);
 			expect(claimRuns[1].startTime ?? 0).toBeGreaterThanOrEqual(firstWriteEnd);
 
-			// The claimed row nobody can find is reported, not created.
+			// Claimed rows without a task are reported, not created again: the refused one (its row
+			// says why) and the one an earlier run left.
 			expect(
-				allRunsOutput(execution, 'Look at These Rows (may be billed, no task known)').map(
-					(row) => row.prompt,
-				),
-			).toEqual([STUCK_PROMPT]);
+				allRunsOutput(execution, 'Look at These Rows (may be billed, no task known)')
+					.map((row) => row.prompt)
+					.sort(),
+			).toEqual([INVALID_PROMPT, STUCK_PROMPT].sort());
 
 			// The table: one task per row, done, its file on disk, its cost where the family reports it.
 			const rows = await table.rows();
-			const done = rows.filter((row) => row.prompt !== STUCK_PROMPT);
+			const done = rows.filter(
+				(row) => row.prompt !== STUCK_PROMPT && row.prompt !== INVALID_PROMPT,
+			);
 			const files = readdirSync(videoFolder).sort();
 			expect(files).toHaveLength(done.length);
 			for (const file of files) expect(readFileSync(join(videoFolder, file))).toEqual(SAMPLE_MP4);
@@ -311,6 +324,12 @@ describe.each(N8N_LINES)('n8n line %s.x: a Data Table as the sheet', (line) => {
 				});
 			}
 			expect(done.find((row) => row.prompt === ORPHAN_PROMPT)?.taskId).toBe(orphanTaskId);
+			expect(rows.find((row) => row.prompt === INVALID_PROMPT)).toMatchObject({
+				taskId: null,
+				status: 'notCreated',
+				error: expect.stringContaining('aspect_ratio'),
+				claimedAt: expect.any(String),
+			});
 			expect(rows.find((row) => row.id === stuckRowId)).toMatchObject({
 				taskId: null,
 				finishedAt: null,
@@ -320,15 +339,12 @@ describe.each(N8N_LINES)('n8n line %s.x: a Data Table as the sheet', (line) => {
 			// Families written back as ids (Wait for Task reads them from the rows).
 			expect(countBy(done.map((row) => String(row.family)))).toEqual({
 				generic: 5,
-				familyA: 5,
+				familyA: 4,
 				familyC: 3,
 				taskS: 3,
 			});
 			// Every task the gateway created (this run's and the earlier ones) is on its row.
-			const paid = sim.requests
-				.filter((request) => request.method === 'POST' && CREATE_PATHS.includes(request.path))
-				.map((request) => promptOf(request.body));
-			expect(paid.sort()).toEqual(done.map((row) => String(row.prompt)).sort());
+			expect(creates().sort()).toEqual(done.map((row) => String(row.prompt)).sort());
 
 			// One report, with the money added exactly.
 			const [report, ...more] = allRunsOutput(execution, 'Batch Report');

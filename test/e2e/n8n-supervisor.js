@@ -3,7 +3,7 @@
  * Runs a command (n8n) in its own process group and ties that group's life to the test process:
  * when our stdin closes (the test process ended, however it ended: normal exit, Ctrl-C, crash,
  * SIGKILL) or we get SIGTERM/SIGINT/SIGHUP, the group gets SIGTERM, then SIGKILL after a grace
- * period. When the command exits, whatever it left in its group (task runners) is killed too.
+ * period; SIGUSR1 kills the group at once. When the command exits, whatever it left in its group (task runners) is killed too.
  *
  *   node n8n-supervisor.js <grace-ms> <command> [args...]   (output: inherited file descriptors)
  */
@@ -40,3 +40,5 @@ process.stdin.on('close', stop);
 process.stdin.on('end', stop);
 process.stdin.resume();
 for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP']) process.on(signal, stop);
+// SIGUSR1: kill the command's group at once (a process that dies, not one that is stopped).
+process.on('SIGUSR1', () => signalGroup('SIGKILL'));

@@ -114,6 +114,13 @@ class SupervisedProcess {
 		clearTimeout(timer);
 		if (!stopped) throw new Error('a supervised process did not stop');
 	}
+
+	/** SIGKILL to the whole group, no grace: the process dies as on a power cut or an OOM kill. */
+	async kill(): Promise<void> {
+		if (this.hasExited) return;
+		this.supervisor.kill('SIGUSR1');
+		await this.exited;
+	}
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -250,6 +257,11 @@ export class N8nServiceProcess {
 	/** SIGTERM: n8n stops taking jobs and finishes the running ones (graceful shutdown). */
 	async stop(): Promise<void> {
 		await this.process?.stop();
+	}
+
+	/** SIGKILL: the process dies in the middle of whatever it runs. */
+	async kill(): Promise<void> {
+		await this.process?.kill();
 	}
 }
 
