@@ -135,8 +135,9 @@ export async function receiveCallback(context: IWebhookFunctions): Promise<IWebh
 
 /** The callback URL's query parameters, without the secret's. */
 function callbackQuery(query: IDataObject): IDataObject {
-	const { [SECRET_QUERY_PARAMETER]: _secret, ...rest } = query;
-	return rest;
+	return Object.fromEntries(
+		Object.entries(query).filter(([name]) => name !== SECRET_QUERY_PARAMETER),
+	);
 }
 
 /**

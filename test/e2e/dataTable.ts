@@ -37,6 +37,49 @@ export interface VideoTable {
 	insert(rows: VideoTableRow[]): Promise<void>;
 }
 
+/**
+ * Rows to try the example with: five families, one row per line of a marketing sheet. Task family
+ * S is left out because its first check is allowed only 10 minutes after creation.
+ */
+export const SAMPLE_VIDEO_ROWS: VideoTableRow[] = [
+	['generic', 'video-model-1', '', 'A lighthouse at dusk', '{"duration": 6, "size": "768p"}'],
+	['generic', 'video-model-1', '', 'Rain on a window at night', ''],
+	['generic', 'video-model-1', '', 'A sneaker turning slowly', ''],
+	[
+		'familyA',
+		'kling-video-2',
+		'omni-video',
+		'A red kite over green hills',
+		'{"aspect_ratio": "16:9"}',
+	],
+	[
+		'familyA',
+		'kling-video-2',
+		'omni-video',
+		'A paper plane over a city',
+		'{"aspect_ratio": "9:16"}',
+	],
+	[
+		'familyA',
+		'kling-video-2',
+		'image2video',
+		'The garden photo comes alive',
+		'{"image": "https://example.com/garden.png"}',
+	],
+	['familyB', 'hunyuan-video', '', 'A bicycle leaning on a wall', ''],
+	['familyB', 'hunyuan-video', '', 'Leaves falling in a park', ''],
+	['familyC', 'vidu-q1', '', 'Two friends talking in a cafe', ''],
+	['familyC', 'vidu-q1', '', 'A cat watching birds', ''],
+	['familyC', 'vidu-q1', '', 'A train crossing a bridge', ''],
+	['longRunning', 'veo-3', '', 'Waves rolling onto a beach', ''],
+].map(([family, model, endpoint, prompt, request]) => ({
+	family,
+	model,
+	endpoint,
+	prompt,
+	request,
+}));
+
 /** n8n's REST API answers at most 250 rows per page (MAX_ITEMS_PER_PAGE). */
 const PAGE = 250;
 

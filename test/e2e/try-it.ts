@@ -14,6 +14,13 @@ import { join } from 'node:path';
 
 import { startSimulator, type Simulator } from '../simulator';
 import {
+	DATA_TABLE_EXAMPLE,
+	SAMPLE_VIDEO_ROWS,
+	createVideoTable,
+	setExampleSetting,
+	useVideoTable,
+} from './dataTable';
+import {
 	createExampleFolders,
 	exampleWorkflowId,
 	loadExamples,
@@ -21,6 +28,7 @@ import {
 } from './examples';
 
 const CALLBACK_REACT_ID = exampleWorkflowId('task-callback-react.json');
+const DATA_TABLE_ID = exampleWorkflowId(DATA_TABLE_EXAMPLE);
 import {
 	N8N_OWNER,
 	N8N_VERSIONS,
@@ -111,6 +119,23 @@ async function main(): Promise<void> {
 		for (const workflow of workflows.filter((entry) => entry.id === CALLBACK_REACT_ID)) {
 			await n8n.activateWorkflow(workflow.id);
 		}
+		// The Data Table example gets its table, filled with sample rows, and its callback URL,
+		// as a user sets it up after import; active, so its trigger listens.
+		const tableExample = workflows.find((entry) => entry.id === DATA_TABLE_ID);
+		if (tableExample) {
+			const running = n8n;
+			const table = await createVideoTable(running, SAMPLE_VIDEO_ROWS);
+			const trigger = tableExample.nodes.find((node) => node.name === 'Task Callback Trigger');
+			await running.updateWorkflow(DATA_TABLE_ID, (stored) => {
+				useVideoTable(stored, table.id);
+				setExampleSetting(
+					stored,
+					'callbackUrl',
+					running.webhookUrl(`${String(trigger?.webhookId)}/${String(trigger?.id)}`),
+				);
+			});
+			await running.activateWorkflow(DATA_TABLE_ID);
+		}
 	} catch (error) {
 		await stop();
 		throw error;
@@ -128,7 +153,9 @@ async function main(): Promise<void> {
 			'  "Model Gateway: ..." workflow and click "Execute workflow". The workflow that reacts',
 			'  to video callbacks is active: run "create a batch of videos that call back" and watch',
 			'  its executions.',
-			`  Videos of the mixed-batch example ("mixed sheet → ... → videos on disk"): ${videoFolder}`,
+			'  The Data Table example has its table ("video_batch", under Data tables) with 12 rows:',
+			'  run it, then open the table to see every row written back.',
+			`  Videos of the batch examples ("... → videos on disk"): ${videoFolder}`,
 			`  n8n's log: ${n8n.logFile}`,
 			'  Everything is thrown away when you stop: press Ctrl-C.',
 			'',
