@@ -1,7 +1,10 @@
 import type { Message } from '@n8n/ai-node-sdk';
 
 import { chatCompletionsApi } from '../../nodes/ModelGatewayChatModel/model/chatCompletions';
-import { argumentsProblem } from '../../nodes/ModelGatewayChatModel/model/conversation';
+import {
+	argumentsProblem,
+	argumentsText,
+} from '../../nodes/ModelGatewayChatModel/model/conversation';
 import { responsesApi } from '../../nodes/ModelGatewayChatModel/model/responses';
 import type { ModelSettings } from '../../nodes/ModelGatewayChatModel/model/settings';
 import { DEFAULT_RETRY_POLICY } from '../../nodes/shared/gateway/transport';
@@ -184,5 +187,10 @@ describe('Model Gateway Chat Model on the wire', () => {
 		expect(argumentsProblem({ ...call, arguments: '[1, 2]' })).toBe(
 			'they are JSON but not an object',
 		);
+	});
+
+	it('sends a tool call without arguments (streamed or from history) as the empty object', () => {
+		expect(['', '  ', '\n'].map(argumentsText)).toEqual(['{}', '{}', '{}']);
+		expect(argumentsText('{"city":"Paris"}')).toBe('{"city":"Paris"}');
 	});
 });

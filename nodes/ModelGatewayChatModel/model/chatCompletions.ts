@@ -5,7 +5,7 @@ import { CHAT_USAGE, normalizeUsage } from '../../shared/gateway/usage';
 import { chatCompletionRequestSchema } from '../../shared/schemas/chatCompletion';
 import { ChatStreamAggregator } from '../../shared/streams/sse';
 import type { FunctionDefinition, ToolCallRequest } from './conversation';
-import { textOf, toolCallsOf, toolResultsOf } from './conversation';
+import { argumentsText, textOf, toolCallsOf, toolResultsOf } from './conversation';
 import type { ModelApi } from './modelApi';
 import { tokenUsage } from './modelApi';
 
@@ -87,7 +87,7 @@ export const chatCompletionsApi: ModelApi = {
 			return {
 				callId: typeof call.id === 'string' ? call.id : `call_${index}`,
 				name: String(fn.name ?? ''),
-				arguments: args.trim() === '' ? '{}' : args,
+				arguments: argumentsText(args),
 			};
 		});
 	},

@@ -31,6 +31,11 @@ export function textOf(message: Message): string {
 		.join('');
 }
 
+/** A tool call's arguments as sent on: no arguments at all is the empty object. */
+export function argumentsText(text: string): string {
+	return text.trim() === '' ? '{}' : text;
+}
+
 export function toolCallsOf(message: Message): ToolCallRequest[] {
 	return message.content
 		.filter(
@@ -39,7 +44,7 @@ export function toolCallsOf(message: Message): ToolCallRequest[] {
 		.map((part, index) => ({
 			callId: part.toolCallId ?? `call_${index}`,
 			name: part.toolName,
-			arguments: part.input === '' ? '{}' : part.input,
+			arguments: argumentsText(part.input),
 		}));
 }
 

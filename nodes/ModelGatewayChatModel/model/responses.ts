@@ -6,7 +6,7 @@ import { responsesRequestSchema } from '../../shared/schemas/responses';
 import { ResponsesStreamAggregator } from '../../shared/streams/sse';
 import { outputTextOf } from '../../shared/text/responseOutput';
 import type { FunctionDefinition, ToolCallRequest } from './conversation';
-import { textOf, toolCallsOf, toolResultsOf } from './conversation';
+import { argumentsText, textOf, toolCallsOf, toolResultsOf } from './conversation';
 import type { ModelApi } from './modelApi';
 import { tokenUsage } from './modelApi';
 
@@ -75,7 +75,7 @@ export const responsesApi: ModelApi = {
 				return {
 					callId: String(item.call_id ?? item.id ?? `call_${index}`),
 					name: String(item.name ?? ''),
-					arguments: args.trim() === '' ? '{}' : args,
+					arguments: argumentsText(args),
 				};
 			});
 	},
