@@ -24,3 +24,18 @@ export class FileStore {
 		this.files.clear();
 	}
 }
+
+const paddedVideos = new Map<number, StoredFile>();
+
+/** The sample video padded with zeros to `bytes` (at least the sample), one copy per size. */
+export function videoFile(bytes: number): StoredFile {
+	if (bytes <= SAMPLE_MP4.length) return MP4_FILE;
+	let file = paddedVideos.get(bytes);
+	if (!file) {
+		const padded = Buffer.alloc(bytes);
+		SAMPLE_MP4.copy(padded);
+		file = { contentType: 'video/mp4', bytes: padded };
+		paddedVideos.set(bytes, file);
+	}
+	return file;
+}

@@ -1,5 +1,5 @@
 import { createServer, request, type Server } from 'node:http';
-import { PNG_FILE } from './files';
+import { MP4_FILE, PNG_FILE } from './files';
 import { closedPortUrl, DEFAULT_OPTIONS, startSimulator, type Simulator } from './index';
 
 /** Reads a nested value: get(body, 'data.task_result.videos.0.url'). */
@@ -1046,6 +1046,21 @@ describe('generic video, family B and family C', () => {
 		expect(
 			(await base('POST', '/v1/videos', { model: 'g', prompt: 'p', duration: 7 })).status,
 		).toBe(400);
+	});
+
+	it('serves video results of the size videoBytes asks for, the sample header first', async () => {
+		sim.setOptions({ videoBytes: 1_048_576 });
+		const created = await base('POST', '/v1/videos', { model: 'g', prompt: 'big' });
+		const seen = await pollUntil(
+			async () => (await base('GET', `/v1/videos/${String(get(created.body, 'task_id'))}`)).body,
+			(body) => get(body, 'status') === 'completed',
+		);
+		const video = Buffer.from(
+			await (await fetch(String(get(seen[seen.length - 1], 'video_url')))).arrayBuffer(),
+		);
+		expect(video.length).toBe(1_048_576);
+		expect(video.subarray(0, MP4_FILE.bytes.length)).toEqual(MP4_FILE.bytes);
+		expect(video.subarray(MP4_FILE.bytes.length).some((byte) => byte !== 0)).toBe(false);
 	});
 
 	it('reports upstream words for family B UPSTREAM_CASE models, FINISH with error on failure', async () => {

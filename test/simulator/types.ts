@@ -28,6 +28,11 @@ export interface SimulatorOptions {
 	rateLimitPerSecond?: number;
 	/** `Retry-After` (rounded up to seconds) and `retry-after-ms` of a rate-limited answer. Default 1000. */
 	rateLimitRetryAfterMs?: number;
+	/**
+	 * Size of each video result file in bytes (the sample's header, then zeros), for benchmarks
+	 * that move real volumes. 0 (default): the tiny sample. Invented: the spec gives no sizes.
+	 */
+	videoBytes?: number;
 }
 
 export type ResolvedOptions = Required<SimulatorOptions>;
