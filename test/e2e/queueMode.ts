@@ -115,6 +115,11 @@ class SupervisedProcess {
 		if (!stopped) throw new Error('a supervised process did not stop');
 	}
 
+	/** The supervisor's pid (the command runs as its child, in a process group of its own). */
+	get pid(): number | undefined {
+		return this.supervisor.pid;
+	}
+
 	/** SIGKILL to the whole group, no grace: the process dies as on a power cut or an OOM kill. */
 	async kill(): Promise<void> {
 		if (this.hasExited) return;
@@ -257,6 +262,11 @@ export class N8nServiceProcess {
 	/** SIGTERM: n8n stops taking jobs and finishes the running ones (graceful shutdown). */
 	async stop(): Promise<void> {
 		await this.process?.stop();
+	}
+
+	/** The supervisor's pid while running; the n8n process is its child. */
+	get supervisorPid(): number | undefined {
+		return this.running ? this.process?.pid : undefined;
 	}
 
 	/** SIGKILL: the process dies in the middle of whatever it runs. */

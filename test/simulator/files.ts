@@ -27,12 +27,24 @@ export class FileStore {
 
 const paddedVideos = new Map<number, StoredFile>();
 
-/** The sample video padded with zeros to `bytes` (at least the sample), one copy per size. */
+/**
+ * The sample video padded to `bytes` (at least the sample), one copy per size. The padding is
+ * pseudo-random, fixed by a seed: like real video it does not compress (zeros would shrink to
+ * nothing in Postgres's TOAST and in gzip, and flatter every storage figure).
+ */
 export function videoFile(bytes: number): StoredFile {
 	if (bytes <= SAMPLE_MP4.length) return MP4_FILE;
 	let file = paddedVideos.get(bytes);
 	if (!file) {
 		const padded = Buffer.alloc(bytes);
+		let state = 0x9e3779b9;
+		for (let offset = 0; offset < bytes; offset++) {
+			// xorshift32
+			state ^= state << 13;
+			state ^= state >>> 17;
+			state ^= state << 5;
+			padded[offset] = state & 0xff;
+		}
 		SAMPLE_MP4.copy(padded);
 		file = { contentType: 'video/mp4', bytes: padded };
 		paddedVideos.set(bytes, file);
