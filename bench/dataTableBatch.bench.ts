@@ -233,35 +233,41 @@ async function benchLine(line: N8nLine, tarball: string): Promise<string[]> {
 		});
 		const ideal = Math.max(...ready) - started + LOOP_WAIT_MS;
 
-		// n8n's pruning: every execution deleted (soft), hard-deleted by the main process.
-		let executionCount = 0;
-		for (;;) {
-			const page = await main.publicApi<{ data: Array<{ id: string }> }>(
-				'GET',
-				'/executions?limit=250',
-			);
-			if (page.data.length === 0) break;
-			for (const { id } of page.data) await main.publicApi('DELETE', `/executions/${id}`);
-			executionCount += page.data.length;
-		}
-		const pruneDeadline = Date.now() + 5 * 60_000;
-		while (Number(await services.psql('SELECT count(*) FROM execution_entity')) > 0) {
-			if (Date.now() > pruneDeadline) throw new Error('pruning did not hard-delete in 5 minutes');
-			await new Promise((resolve) => setTimeout(resolve, 2_000));
-		}
-		await services.psql('VACUUM FULL');
-		const dbAfterPrune = await dbSize();
-
 		const status = `${execution.status}${execution.data?.resultData.error ? ` (${execution.data.resultData.error.message})` : ''}`;
-		return [
+		const figures = [
 			`n8n ${N8N_VERSIONS[line]} queue mode, 2 workers, ${ROWS} rows, videos of ${mb(VIDEO_BYTES)} MiB, binary data ${BINARY_MODE === 'database' || line === 2 ? 'in the database' : 'in the execution data'}: run ${status}`,
 			`| wall / ideal | ${(wall / 1000).toFixed(0)} s / ${(ideal / 1000).toFixed(0)} s = ${(wall / ideal).toFixed(2)} |`,
 			`| gateway queries per task | ${(queries / creates.length).toFixed(2)} (${queries} queries, ${creates.length} tasks) |`,
 			`| videos on disk | ${written.length} files, ${mb(writtenBytes)} MiB |`,
 			`| peak RSS per worker | ${peakRss.map((rss) => `${mb(rss)} MiB`).join(' / ')} |`,
 			`| Postgres growth per video, end of run | ${mb((dbAtEnd - dbBefore) / Math.max(1, writtenBack))} MiB (${mb(dbAtEnd - dbBefore)} MiB in all; largest: ${largest}) |`,
-			`| Postgres growth per video, after pruning ${executionCount} executions + VACUUM FULL | ${mb((dbAfterPrune - dbBefore) / Math.max(1, writtenBack))} MiB (${mb(dbAfterPrune - dbBefore)} MiB in all) |`,
 			`| rows written back / lost / duplicated | ${writtenBack} / ${lost} / ${duplicated} |`,
+		];
+		// Printed now: pruning below can take minutes.
+		process.stdout.write(`\n${figures.join('\n')}\n`);
+
+		// n8n's pruning: every execution deleted (soft), hard-deleted by the main process. Late
+		// callbacks may still start executions: deleted as they come, for up to 5 minutes.
+		let executionCount = 0;
+		let left = 0;
+		const pruneDeadline = Date.now() + 5 * 60_000;
+		do {
+			for (;;) {
+				const page = await main.publicApi<{ data: Array<{ id: string }> }>(
+					'GET',
+					'/executions?limit=250',
+				);
+				if (page.data.length === 0) break;
+				for (const { id } of page.data) await main.publicApi('DELETE', `/executions/${id}`);
+				executionCount += page.data.length;
+			}
+			await new Promise((resolve) => setTimeout(resolve, 2_000));
+			left = Number(await services.psql('SELECT count(*) FROM execution_entity'));
+		} while (left > 0 && Date.now() < pruneDeadline);
+		await services.psql('VACUUM FULL');
+		const dbAfterPrune = await dbSize();
+		return [
+			`| Postgres growth per video, after pruning ${executionCount} executions (${left} left) + VACUUM FULL | ${mb((dbAfterPrune - dbBefore) / Math.max(1, writtenBack))} MiB (${mb(dbAfterPrune - dbBefore)} MiB in all) |`,
 		];
 	} finally {
 		await cluster.stop();
