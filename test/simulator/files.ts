@@ -1,4 +1,4 @@
-import { SAMPLE_MP4, SAMPLE_PNG } from './media';
+import { SAMPLE_MP4, SAMPLE_PNG, paddedMp4 } from './media';
 
 export interface StoredFile {
 	contentType: string;
@@ -7,6 +7,16 @@ export interface StoredFile {
 
 export const PNG_FILE: StoredFile = { contentType: 'image/png', bytes: SAMPLE_PNG };
 export const MP4_FILE: StoredFile = { contentType: 'video/mp4', bytes: SAMPLE_MP4 };
+
+let largeMp4: StoredFile | undefined;
+
+/** The result video for the `resultVideoBytes` option: the sample for 0, else one shared padded file. */
+export function resultMp4(resultVideoBytes: number): StoredFile {
+	if (resultVideoBytes <= 0) return MP4_FILE;
+	if (largeMp4?.bytes.length !== Math.max(resultVideoBytes, SAMPLE_MP4.length))
+		largeMp4 = { contentType: 'video/mp4', bytes: paddedMp4(resultVideoBytes) };
+	return largeMp4;
+}
 
 /** Result files the simulator serves under GET /files/<name>, like a CDN would. */
 export class FileStore {

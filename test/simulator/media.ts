@@ -50,6 +50,19 @@ export function makePng(width: number, height: number): Buffer {
 
 export const SAMPLE_PNG = makePng(16, 16);
 
+/**
+ * The sample's `ftyp` box and an `mdat` box padded with zeros to `size` bytes in all (at least
+ * the sample's size): a large result with the same type sniffing, not for playback.
+ */
+export function paddedMp4(size: number): Buffer {
+	const header = SAMPLE_MP4.subarray(0, 0x20);
+	const total = Math.max(size, SAMPLE_MP4.length);
+	const mdat = Buffer.alloc(total - header.length);
+	mdat.writeUInt32BE(mdat.length, 0);
+	mdat.write('mdat', 4, 'ascii');
+	return Buffer.concat([header, mdat]);
+}
+
 /** An ISO-BMFF header (`ftyp`) plus a tiny `mdat`: enough for type sniffing, not for playback. */
 export const SAMPLE_MP4 = Buffer.concat([
 	Buffer.from([0x00, 0x00, 0x00, 0x20]),

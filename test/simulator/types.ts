@@ -28,6 +28,11 @@ export interface SimulatorOptions {
 	rateLimitPerSecond?: number;
 	/** `Retry-After` (rounded up to seconds) and `retry-after-ms` of a rate-limited answer. Default 1000. */
 	rateLimitRetryAfterMs?: number;
+	/**
+	 * Size in bytes of each result video (an MP4 header and an `mdat` box padded with zeros);
+	 * 0 (default) = the tiny sample. Invented test configuration (large results), not spec.
+	 */
+	resultVideoBytes?: number;
 }
 
 export type ResolvedOptions = Required<SimulatorOptions>;

@@ -1,4 +1,4 @@
-import { MP4_FILE, PNG_FILE } from '../../files';
+import { PNG_FILE, resultMp4 } from '../../files';
 import { MAGIC } from '../../magic';
 import type { SimState } from '../../state';
 import type { FamilyId, SimTask, TaskStatus } from '../../tasks';
@@ -37,8 +37,9 @@ export function createVideoTask(state: SimState, init: NewVideoTask): SimTask {
 		outcome: magicText.includes(MAGIC.fail) ? 'failed' : 'succeeded',
 		reportsUnknownStatus: magicText.includes(MAGIC.unknownStatus),
 	};
-	state.files.put(`${task.id}.mp4`, MP4_FILE);
-	state.files.put(`${task.id}-watermark.mp4`, MP4_FILE);
+	const video = resultMp4(state.options.resultVideoBytes);
+	state.files.put(`${task.id}.mp4`, video);
+	state.files.put(`${task.id}-watermark.mp4`, video);
 	state.files.put(`${task.id}-last.png`, PNG_FILE);
 	const callback = init.callback;
 	state.tasks.add(
