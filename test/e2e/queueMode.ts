@@ -115,6 +115,11 @@ class SupervisedProcess {
 		if (!stopped) throw new Error('a supervised process did not stop');
 	}
 
+	/** The supervisor's process id (n8n and its task runners are its descendants). */
+	get pid(): number | undefined {
+		return this.supervisor.pid;
+	}
+
 	/** SIGKILL to the whole group, no grace: the process dies as on a power cut or an OOM kill. */
 	async kill(): Promise<void> {
 		if (this.hasExited) return;
@@ -220,6 +225,11 @@ export class N8nServiceProcess {
 
 	get running(): boolean {
 		return this.process !== undefined && !this.process.hasExited;
+	}
+
+	/** The process id of its supervisor while running: the process and its task runners descend from it. */
+	get pid(): number | undefined {
+		return this.running ? this.process?.pid : undefined;
 	}
 
 	async start(): Promise<void> {
