@@ -29,7 +29,7 @@ export interface SimulatorOptions {
 	/** `Retry-After` (rounded up to seconds) and `retry-after-ms` of a rate-limited answer. Default 1000. */
 	rateLimitRetryAfterMs?: number;
 	/**
-	 * Size in bytes of each result video (an MP4 header and an `mdat` box padded with zeros);
+	 * Size in bytes of each result video (an MP4 header and an `mdat` box of fixed pseudo-random bytes);
 	 * 0 (default) = the tiny sample. Invented test configuration (large results), not spec.
 	 */
 	resultVideoBytes?: number;
