@@ -127,17 +127,17 @@ function operationView(state: SimState, task: SimTask, status: TaskStatus): Json
 				done: true,
 				response: {
 					'@type': RESPONSE_TYPE,
-					videos: Array.from({ length: sampleCount(task) }, () => videoSample(state)),
+					videos: Array.from({ length: sampleCount(task) }, () => videoSample(state, task)),
 				},
 			};
 	}
 }
 
-function videoSample(state: SimState): JsonObject {
+function videoSample(state: SimState, task: SimTask): JsonObject {
 	return {
 		mimeType: 'video/mp4',
 		encoding: 'base64',
-		bytesBase64Encoded: resultMp4(state.options.resultVideoBytes).bytes.toString('base64'),
+		bytesBase64Encoded: resultMp4(state.options.resultVideoBytes, task.id).bytes.toString('base64'),
 	};
 }
 
