@@ -272,6 +272,7 @@ async function benchLine(line: N8nLine, tarball: string): Promise<void> {
 				`[bench] ${new Date().toISOString()} ${created} creates, ${queries} queries, ${sim.callbacks.length} callbacks\n`,
 			);
 		}, 60_000);
+		let timedOut = false;
 		try {
 			await until(`execution ${executionId} to end`, RUN_TIMEOUT_MS, async () => {
 				const [state, startedAt, stoppedAt, waitTill] = (
@@ -285,13 +286,18 @@ async function benchLine(line: N8nLine, tarball: string): Promise<void> {
 				wallMs = Number(stoppedAt) - Number(startedAt);
 				return !['new', 'running', 'waiting', ''].includes(state) && stoppedAt !== '';
 			});
+		} catch (error) {
+			// Measured as it stands: an execution n8n never ends is a result too.
+			timedOut = true;
+			wallMs = NaN;
+			process.stderr.write(`[bench] ${String(error)}\n`);
 		} finally {
 			clearInterval(progress);
 		}
 		// Callback executions (Attach Task to Its Row) may still run.
 		await until('the callback executions to end', SETTLE_TIMEOUT_MS, async () => {
 			const running = await db.psql(
-				`SELECT count(*) FROM execution_entity WHERE status IN ('new', 'running')`,
+				`SELECT count(*) FROM execution_entity WHERE status IN ('new', 'running') AND id <> ${Number(executionId)}`,
 			);
 			return Number(running) === 0;
 		}).catch((error: unknown) => process.stderr.write(`[bench] ${String(error)}\n`));
@@ -364,11 +370,17 @@ async function benchLine(line: N8nLine, tarball: string): Promise<void> {
 		await db.psql('VACUUM FULL');
 		const sizeVacuumed = await dbSize();
 
+		const workerErrors = n8n.workers.flatMap((worker, index) =>
+			readFileSync(worker.logFile, 'utf8')
+				.split('\n')
+				.filter((text) => /Error|error:/.test(text))
+				.map((text) => `worker ${index + 1}: ${text.trim().slice(0, 200)}`),
+		);
 		const videos = Math.max(1, files.length);
 		const perVideo = (after: number) => `${fixed(mb(after - sizeBefore) / videos, 2)} MB`;
 		const lines = [
 			`\nn8n ${version} in queue mode (main + ${n8n.workers.length} workers, Redis, Postgres): ${ROWS} rows over ${FAMILIES.join(', ')}; results ${fixed(mb(RESULT_BYTES), 2)} MB each; tasks queued ${QUEUED_MS / 1000} s + running ${RUNNING_MS / 1000} s; binary data: ${binaryEnv.N8N_DEFAULT_BINARY_DATA_MODE ?? 'n8n default (default: in the execution data)'}`,
-			`Execution ${executionId}: ${status}; ${billed.length} tasks created (${creates.length - billed.length} creates refused) over ${fixed(createSpan / 1000)} s; ${queries} queries; ${sim.callbacks.length} callbacks; ${files.length} files on disk, smallest ${fixed(mb(smallest), 2)} MB; a task queried at most ${maxPolls} times; waits of the loop ${waitLengths.map((ms) => fixed(ms / 1000, 0)).join(', ')} s; ${executionsEnd} executions stored at the end`,
+			`Execution ${executionId}: ${status}${timedOut ? ` (did not end within ${RUN_TIMEOUT_MS / 1000} s)` : ''}; ${billed.length} tasks created (${creates.length - billed.length} creates refused) over ${fixed(createSpan / 1000)} s; ${queries} queries; ${sim.callbacks.length} callbacks; ${files.length} files on disk, smallest ${fixed(mb(smallest), 2)} MB; a task queried at most ${maxPolls} times; waits of the loop ${waitLengths.map((ms) => fixed(ms / 1000, 0)).join(', ')} s; ${executionsEnd} executions stored at the end`,
 			'| figure | value | how |',
 			'|---|---|---|',
 			`| wall time ÷ ideal | ${fixed(wallMs / ideal, 2)} (${fixed(wallMs / 1000)} s ÷ ${fixed(ideal / 1000)} s) | wall: the execution's stoppedAt − startedAt; ideal: slowest task's lifetime ${fixed(slowest / 1000)} s (simulator timeline; Task family S: first query allowed after 600 s) + one check interval ${fixed(checkInterval / 1000)} s (median of the loop's ${waitLengths.length} waits: the Wait node's waitTill − first seen waiting, polled every 2 s) |`,
@@ -388,6 +400,10 @@ async function benchLine(line: N8nLine, tarball: string): Promise<void> {
 			`| rows lost | ${lost.length} | no task id, or no result (finishedAt or file empty) |`,
 			`| rows duplicated | ${duplicated} | prompts the gateway created more than once (its recorded creates) |`,
 		];
+		if (workerErrors.length > 0)
+			lines.push(
+				`Worker log errors (${workerErrors.length}): ${workerErrors.slice(0, 5).join(' | ')}`,
+			);
 		console.log(lines.join('\n'));
 	} finally {
 		await cluster?.stop();
