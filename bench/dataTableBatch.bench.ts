@@ -1,26 +1,35 @@
 /**
  * Benchmark (not a test): `npm run bench:batch`.
  *
- * examples/video-data-table-batch.json at scale on n8n's queue mode, as a marketing team runs it:
- * real Redis and Postgres, one main process and two workers, the package installed in each; an
- * n8n Data Table of BENCH_ROWS rows (1,000) over every video family in turn; the gateway
- * simulator's video results BENCH_VIDEO_BYTES each (1 MiB), downloaded into n8n and written to
- * disk by the example; the example's callback URL set (Task family S and Family A tasks call its
- * Task Callback Trigger). Binary data as n8n sets it for queue mode: 2.x keeps it in the
- * database (its default there), 1.x in the execution data (its default; BENCH_BINARY_MODE below).
+ * The shipped example examples/video-data-table-batch.json (an n8n Data Table as the sheet: rows
+ * claimed, created 10 per chunk by the Video node, task ids written back per chunk, a durable
+ * Check Once and Route loop through n8n's Wait node, every video written to disk by n8n's
+ * Read/Write File node, every row completed, a Batch Report) on n8n's queue mode: real Redis and
+ * Postgres, one main process and 2 workers (test/e2e/queueMode.ts), the gateway simulator on
+ * loopback. The table gets BENCH_ROWS (1000) rows spread round-robin over every family the
+ * example's Request Fields code supports (generic, familyA, familyB, familyC, taskS,
+ * longRunning); each result video is BENCH_RESULT_BYTES (1 MiB) so that every result moved
+ * through n8n is at least 1 MB. Task family S tasks may be checked only 10 minutes after their
+ * creation (spec), so a run with them lasts at least that long.
  *
- * Printed per line: wall time ÷ the ideal (the last moment a task could be seen finished, under
- * Task family S's 10-minute rule, plus one pass of the loop's Wait, 65 s), gateway queries per
- * task, peak RSS of each worker (its whole process group, sampled every second), Postgres
- * growth per video (at the end of the run, and after every execution was deleted and
- * hard-deleted by n8n's pruning, then VACUUM FULL), rows written back, lost, duplicated.
+ * Binary data: n8n 2.x with N8N_DEFAULT_BINARY_DATA_MODE=database (what 2.41.1 defaults to in
+ * queue mode anyway, set explicitly); n8n 1.x with its default mode (`default`: the bytes in the
+ * execution data). Pruning: as shipped during the run; afterwards the main process is restarted
+ * with pruning of every finished execution (EXECUTIONS_DATA_MAX_AGE=0, hard-delete buffer 0,
+ * soft- and hard-delete cycles every 15 s) and the database measured again, then once more after
+ * VACUUM FULL (what an operator's disk gets back: Postgres keeps freed pages otherwise).
  *
- * BENCH_LINES ("1 2"), BENCH_ROWS (1000), BENCH_VIDEO_BYTES (1048576), BENCH_TIMEOUT_MIN (45),
- * BENCH_FAMILIES (every family; e.g. "generic familyA" for a short run without Task family S),
- * BENCH_BINARY_MODE (n8n's default for the line; "database" stores binary data in Postgres on
- * 1.x too: N8N_AVAILABLE_BINARY_DATA_MODES=filesystem,database, N8N_DEFAULT_BINARY_DATA_MODE).
+ * Figures per line: wall time ÷ ideal (ideal = the slowest task's lifetime, from the simulator's
+ * timeline of the tasks this run created, plus one check interval, the median gap between two
+ * queries of the same task), gateway queries per task, peak RSS per worker (VmRSS of each
+ * worker's process tree, every second), Postgres growth per video, rows written back, lost and
+ * duplicated.
+ *
+ * BENCH_N8N_LINES ("1 2"), BENCH_ROWS (1000), BENCH_RESULT_BYTES (1048576), BENCH_QUEUED_MS
+ * (5000), BENCH_RUNNING_MS (25000), BENCH_RUN_TIMEOUT_MS (3600000), BENCH_FAMILIES (all six;
+ * for debugging only: leaving taskS out makes a run shorter than the truth).
  */
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 
@@ -37,264 +46,383 @@ import {
 	exampleWorkflowId,
 	simulatorCredentials,
 } from '../test/e2e/examples';
-import type { Execution, N8nLine } from '../test/e2e/harness';
-import { N8N_VERSIONS, findInstallation, loadWorkflow, packPackage } from '../test/e2e/harness';
-import { startQueueMode, startQueueServices, type N8nServiceProcess } from '../test/e2e/queueMode';
-import { startSimulator, type RecordedRequest, type Simulator } from '../test/simulator';
+import type { N8nLine, WorkflowJson } from '../test/e2e/harness';
+import { N8N_VERSIONS, delay, loadWorkflow, packPackage } from '../test/e2e/harness';
+import {
+	startQueueMode,
+	startQueueServices,
+	type N8nServiceProcess,
+	type QueueModeN8n,
+	type QueueServices,
+} from '../test/e2e/queueMode';
+import type { RecordedRequest, Simulator } from '../test/simulator';
+import { startSimulator } from '../test/simulator';
+import { median } from './n8nCpu';
 
-const LINES = (process.env.BENCH_LINES ?? '1 2')
+const LINES = (process.env.BENCH_N8N_LINES ?? '1 2')
 	.split(/[\s,]+/)
-	.filter(Boolean)
-	.map((line) => Number(line) as N8nLine);
+	.filter((line) => line !== '')
+	.map((line) => {
+		if (line !== '1' && line !== '2') throw new Error(`BENCH_N8N_LINES: unknown line ${line}`);
+		return Number(line) as N8nLine;
+	});
 const ROWS = Number(process.env.BENCH_ROWS ?? 1000);
-const VIDEO_BYTES = Number(process.env.BENCH_VIDEO_BYTES ?? 1_048_576);
-const TIMEOUT_MS = Number(process.env.BENCH_TIMEOUT_MIN ?? 45) * 60_000;
-const QUEUED_MS = 2_000;
-const RUNNING_MS = 20_000;
-/** Task family S: first query 10 minutes after creation. */
+const RESULT_BYTES = Number(process.env.BENCH_RESULT_BYTES ?? 1_048_576);
+const QUEUED_MS = Number(process.env.BENCH_QUEUED_MS ?? 5_000);
+const RUNNING_MS = Number(process.env.BENCH_RUNNING_MS ?? 25_000);
+const RUN_TIMEOUT_MS = Number(process.env.BENCH_RUN_TIMEOUT_MS ?? 3_600_000);
+/** Callback executions still running after the batch's execution ended. */
+const SETTLE_TIMEOUT_MS = 180_000;
+const PRUNE_TIMEOUT_MS = 300_000;
+const POLL_MS = 2_000;
+/** Task family S: its first query is allowed 10 minutes after creation (spec). */
 const TASK_S_FIRST_QUERY_MS = 600_000;
-/** The loop's shortest Wait (n8n stores waits of 65 s or more). */
-const LOOP_WAIT_MS = 65_000;
+
 const WORKFLOW_ID = exampleWorkflowId(DATA_TABLE_EXAMPLE);
 
-const CREATE_PATHS = [
-	'/v1/videos',
-	'/vendor-a/v1/videos/omni-video',
-	'/vendor-b/v1/video/generations',
-	'/vendor-c/ent/v2/reference2video',
-	'/v1/task/create',
-];
+type Family = 'generic' | 'familyA' | 'familyB' | 'familyC' | 'taskS' | 'longRunning';
+const ALL_FAMILIES: Family[] = ['generic', 'familyA', 'familyB', 'familyC', 'taskS', 'longRunning'];
+const FAMILIES = (process.env.BENCH_FAMILIES ?? ALL_FAMILIES.join(' '))
+	.split(/[\s,]+/)
+	.filter((family) => family !== '')
+	.map((family) => {
+		if (!ALL_FAMILIES.includes(family as Family))
+			throw new Error(`BENCH_FAMILIES: unknown family ${family}`);
+		return family as Family;
+	});
 
-/** One row per family in turn, as a mixed marketing sheet. */
-const FAMILY_ROWS: Array<Omit<VideoTableRow, 'prompt'>> = [
-	{ family: 'generic', model: 'video-model-1' },
-	{
-		family: 'familyA',
-		model: 'kling-video-2',
-		endpoint: 'omni-video',
-		request: '{"aspect_ratio": "16:9"}',
-	},
-	{ family: 'familyB', model: 'hunyuan-video' },
-	{ family: 'familyC', model: 'vidu-q1' },
-	{ family: 'taskS', model: 'seedance-video-1' },
-	{ family: 'longRunning', model: 'veo-3' },
-];
+/** Valid rows per family (models and endpoints as in the mixed-sheet example); taken in turn. */
+const FAMILY_ROWS: Record<Family, Array<{ model: string; endpoint: string; request: string }>> = {
+	generic: [{ model: 'video-model-1', endpoint: '', request: '{"duration": 6, "size": "768p"}' }],
+	familyA: [
+		{ model: 'kling-video-2', endpoint: 'omni-video', request: '{"aspect_ratio": "16:9"}' },
+		{
+			model: 'kling-video-2',
+			endpoint: 'image2video',
+			request: '{"image": "https://example.com/garden.png"}',
+		},
+	],
+	familyB: [{ model: 'hunyuan-video', endpoint: '', request: '' }],
+	familyC: [{ model: 'vidu-q1', endpoint: '', request: '' }],
+	taskS: [{ model: 'seedance-video-1', endpoint: '', request: '' }],
+	longRunning: [
+		{ model: 'veo-3', endpoint: '', request: '{"parameters": {"durationSeconds": 8}}' },
+	],
+};
 
-const BINARY_MODE = process.env.BENCH_BINARY_MODE ?? '';
-const FAMILIES = (process.env.BENCH_FAMILIES ?? '').split(/[\s,]+/).filter(Boolean);
+const PROMPT_PREFIX = 'Bench video';
 
 function benchRows(count: number): VideoTableRow[] {
-	const families = FAMILY_ROWS.filter(
-		(row) => FAMILIES.length === 0 || FAMILIES.includes(String(row.family)),
-	);
-	return Array.from({ length: count }, (_, index) => ({
-		...families[index % families.length],
-		prompt: `Bench row ${String(index + 1).padStart(5, '0')}`,
-	}));
+	return Array.from({ length: count }, (_, index) => {
+		const family = FAMILIES[index % FAMILIES.length];
+		const variants = FAMILY_ROWS[family];
+		const variant = variants[Math.floor(index / FAMILIES.length) % variants.length];
+		return { family, ...variant, prompt: `${PROMPT_PREFIX} ${index + 1} (${family})` };
+	});
 }
 
-function promptOf(request: RecordedRequest): string {
-	const body = (request.body ?? {}) as {
+/** The prompt of a create request, wherever its family puts it. */
+function promptOf(body: unknown): string | undefined {
+	if (typeof body !== 'object' || body === null) return undefined;
+	const fields = body as {
 		prompt?: unknown;
 		Prompt?: unknown;
 		content?: Array<{ text?: unknown }>;
 		instances?: Array<{ prompt?: unknown }>;
 	};
-	if (typeof body.prompt === 'string') return body.prompt;
-	if (typeof body.Prompt === 'string') return body.Prompt;
-	if (body.instances?.[0]?.prompt !== undefined) return String(body.instances[0].prompt);
-	return String(body.content?.find((part) => typeof part.text === 'string')?.text ?? '');
+	const prompt =
+		fields.prompt ??
+		fields.Prompt ??
+		fields.content?.find((part) => typeof part.text === 'string')?.text ??
+		fields.instances?.[0]?.prompt;
+	return typeof prompt === 'string' && prompt.startsWith(PROMPT_PREFIX) ? prompt : undefined;
 }
 
-const isCreate = (request: RecordedRequest) =>
-	request.method === 'POST' &&
-	(CREATE_PATHS.includes(request.path) || request.path.endsWith(':predictLongRunning'));
+function isCreate(request: RecordedRequest): boolean {
+	return request.method === 'POST' && promptOf(request.body) !== undefined;
+}
 
-/** Resident memory of a process group (the n8n process and its task runner), in bytes. */
-function groupRss(group: number): number {
-	let total = 0;
+// ---------------------------------------------------------------------------------------------
+// Peak RSS of process trees, from /proc.
+
+function processParents(): Map<number, number> {
+	const parents = new Map<number, number>();
 	for (const entry of readdirSync('/proc')) {
 		if (!/^\d+$/.test(entry)) continue;
 		try {
-			const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+			const stat = readFileSync(`/proc/${entry}/stat`, 'latin1');
 			const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-			if (Number(fields[2]) !== group) continue;
-			const rss = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${entry}/status`, 'utf8'));
-			total += rss ? Number(rss[1]) * 1024 : 0;
+			parents.set(Number(entry), Number(fields[1]));
 		} catch {
-			// The process ended between the listing and the read.
+			// The process ended while being read.
+		}
+	}
+	return parents;
+}
+
+/** Resident memory (kB) of every process below `root` (not `root` itself: the supervisor). */
+function treeRssKb(root: number, parents: Map<number, number>): number {
+	let total = 0;
+	for (const pid of parents.keys()) {
+		let ancestor = parents.get(pid);
+		while (ancestor !== undefined && ancestor > 1 && ancestor !== root)
+			ancestor = parents.get(ancestor);
+		if (ancestor !== root) continue;
+		try {
+			const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'latin1'));
+			total += match ? Number(match[1]) : 0;
+		} catch {
+			// Ended while being read.
 		}
 	}
 	return total;
 }
 
-/** The process group a worker's n8n runs in: its supervisor's child leads one. */
-function workerGroup(worker: N8nServiceProcess): number | undefined {
-	const supervisor = worker.supervisorPid;
-	if (supervisor === undefined) return undefined;
-	for (const entry of readdirSync('/proc')) {
-		if (!/^\d+$/.test(entry)) continue;
-		try {
-			const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-			const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-			if (Number(fields[1]) === supervisor) return Number(fields[2]);
-		} catch {
-			// gone
-		}
-	}
-	return undefined;
+/** Samples each worker's tree every second; returns the peaks (MB) when stopped. */
+function sampleWorkerRss(workers: N8nServiceProcess[]): () => number[] {
+	const peaks = workers.map(() => 0);
+	const timer = setInterval(() => {
+		const parents = processParents();
+		workers.forEach((worker, index) => {
+			const pid = worker.pid;
+			if (pid !== undefined) peaks[index] = Math.max(peaks[index], treeRssKb(pid, parents));
+		});
+	}, 1_000);
+	return () => {
+		clearInterval(timer);
+		return peaks.map((kb) => kb / 1024);
+	};
 }
 
-const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
+// ---------------------------------------------------------------------------------------------
+// One line.
 
-async function benchLine(line: N8nLine, tarball: string): Promise<string[]> {
+const PRUNE_EVERYTHING = {
+	EXECUTIONS_DATA_PRUNE: 'true',
+	EXECUTIONS_DATA_MAX_AGE: '0',
+	EXECUTIONS_DATA_HARD_DELETE_BUFFER: '0',
+	EXECUTIONS_DATA_PRUNE_SOFT_DELETE_INTERVAL: '0.25',
+	EXECUTIONS_DATA_PRUNE_HARD_DELETE_INTERVAL: '0.25',
+};
+
+async function until(what: string, timeoutMs: number, done: () => Promise<boolean>) {
+	const deadline = Date.now() + timeoutMs;
+	while (!(await done())) {
+		if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms: ${what}`);
+		await delay(POLL_MS);
+	}
+}
+
+const mb = (bytes: number) => bytes / 1024 / 1024;
+const fixed = (value: number, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : '—');
+
+async function benchLine(line: N8nLine, tarball: string): Promise<void> {
+	const version = N8N_VERSIONS[line];
+	const binaryEnv: Record<string, string> =
+		line === 2 ? { N8N_DEFAULT_BINARY_DATA_MODE: 'database' } : {};
 	const sim: Simulator = await startSimulator({
 		queuedMs: QUEUED_MS,
 		runningMs: RUNNING_MS,
-		videoBytes: VIDEO_BYTES,
+		resultVideoBytes: RESULT_BYTES,
 	});
-	const services = await startQueueServices();
-	const workflow = loadWorkflow(join(EXAMPLES_DIR, DATA_TABLE_EXAMPLE), WORKFLOW_ID);
-	const cluster = await startQueueMode({
-		line,
-		services,
-		packages: [tarball],
-		credentials: simulatorCredentials(sim),
-		workflows: [workflow],
-		// Deleted executions are hard-deleted (binary data included) within a minute.
-		env: {
-			EXECUTIONS_DATA_HARD_DELETE_BUFFER: '0',
-			EXECUTIONS_DATA_PRUNE_HARD_DELETE_INTERVAL: '1',
-			...(BINARY_MODE === 'database'
-				? {
-						N8N_AVAILABLE_BINARY_DATA_MODES: 'filesystem,database',
-						N8N_DEFAULT_BINARY_DATA_MODE: 'database',
-					}
-				: {}),
-		},
-	});
-	const dbSize = async () =>
-		Number(await services.psql('SELECT pg_database_size(current_database())'));
+	let services: QueueServices | undefined;
+	let cluster: QueueModeN8n | undefined;
 	try {
-		const { main } = cluster;
-		const videoFolders = cluster.workers.map((worker) => createExampleFolders(worker.userFolder));
+		services = await startQueueServices();
+		const db = services;
+		const workflow = loadWorkflow(join(EXAMPLES_DIR, DATA_TABLE_EXAMPLE), WORKFLOW_ID);
+		cluster = await startQueueMode({
+			line,
+			services,
+			packages: [tarball],
+			credentials: simulatorCredentials(sim),
+			workflows: [workflow],
+			env: binaryEnv,
+		});
+		const n8n = cluster;
+		const folders = [n8n.main.userFolder, ...n8n.workers.map((worker) => worker.userFolder)].map(
+			createExampleFolders,
+		);
 		const trigger = workflow.nodes.find((node) => node.name === 'Task Callback Trigger');
 		const triggerPath = `${String(trigger?.webhookId)}/${String(trigger?.id)}`;
-		const table = await createVideoTable(main, benchRows(ROWS));
-		await main.updateWorkflow(WORKFLOW_ID, (stored) => {
+		const rows = benchRows(ROWS);
+		const table = await createVideoTable(n8n.main, rows);
+		await n8n.main.updateWorkflow(WORKFLOW_ID, (stored: WorkflowJson) => {
 			useVideoTable(stored, table.id);
-			setExampleSetting(stored, 'callbackUrl', main.webhookUrl(triggerPath));
+			setExampleSetting(stored, 'callbackUrl', n8n.main.webhookUrl(triggerPath));
 		});
-		await main.activateWorkflow(WORKFLOW_ID);
-		await main.waitForWebhook(triggerPath);
-		const dbBefore = await dbSize();
+		await n8n.main.activateWorkflow(WORKFLOW_ID);
+		await n8n.main.waitForWebhook(triggerPath);
 
-		const peakRss = cluster.workers.map(() => 0);
-		const sampler = setInterval(() => {
-			cluster.workers.forEach((worker, index) => {
-				const group = workerGroup(worker);
-				if (group !== undefined) peakRss[index] = Math.max(peakRss[index], groupRss(group));
-			});
-		}, 1_000);
-		const started = Date.now();
-		let execution: Execution;
-		try {
-			const executionId = await main.startManualWorkflow(WORKFLOW_ID);
-			execution = await main.waitForExecution(executionId, TIMEOUT_MS);
-		} finally {
-			clearInterval(sampler);
-		}
-		const wall = Date.now() - started;
-		const dbAtEnd = await dbSize();
-		const largest = await services.psql(
-			"SELECT string_agg(relname || ' ' || pg_size_pretty(pg_total_relation_size(relid)), ', ') FROM (SELECT relid, relname FROM pg_statio_user_tables ORDER BY pg_total_relation_size(relid) DESC LIMIT 3) t",
+		const dbSize = async () => Number(await db.psql('SELECT pg_database_size(current_database())'));
+		const sizeBefore = await dbSize();
+		const stopSampling = sampleWorkerRss(n8n.workers);
+		process.stderr.write(
+			`[bench] n8n ${version}: ${ROWS} rows (${FAMILIES.join(', ')}), running the example\n`,
 		);
+		const executionId = await n8n.main.startManualWorkflow(WORKFLOW_ID);
+		let status = '';
+		let wallMs = NaN;
+		/** Each wait of the loop: when first seen waiting, and until when (the Wait node's waitTill). */
+		const waits = new Map<string, number>();
+		const progress = setInterval(() => {
+			const created = sim.requests.filter(isCreate).length;
+			const queries = sim.requests.filter((request) => request.method === 'GET').length;
+			process.stderr.write(
+				`[bench] ${new Date().toISOString()} ${created} creates, ${queries} queries, ${sim.callbacks.length} callbacks\n`,
+			);
+		}, 60_000);
+		let timedOut = false;
+		try {
+			await until(`execution ${executionId} to end`, RUN_TIMEOUT_MS, async () => {
+				const [state, startedAt, stoppedAt, waitTill] = (
+					await db.psql(
+						`SELECT status, extract(epoch from "startedAt") * 1000, extract(epoch from "stoppedAt") * 1000, extract(epoch from "waitTill") * 1000 FROM execution_entity WHERE id = ${Number(executionId)}`,
+					)
+				).split('|');
+				status = state;
+				if (state === 'waiting' && waitTill && !waits.has(waitTill))
+					waits.set(waitTill, Date.now());
+				wallMs = Number(stoppedAt) - Number(startedAt);
+				return !['new', 'running', 'waiting', ''].includes(state) && stoppedAt !== '';
+			});
+		} catch (error) {
+			// Measured as it stands: an execution n8n never ends is a result too.
+			timedOut = true;
+			wallMs = NaN;
+			process.stderr.write(`[bench] ${String(error)}\n`);
+		} finally {
+			clearInterval(progress);
+		}
+		// Callback executions (Attach Task to Its Row) may still run.
+		await until('the callback executions to end', SETTLE_TIMEOUT_MS, async () => {
+			const running = await db.psql(
+				`SELECT count(*) FROM execution_entity WHERE status IN ('new', 'running') AND id <> ${Number(executionId)}`,
+			);
+			return Number(running) === 0;
+		}).catch((error: unknown) => process.stderr.write(`[bench] ${String(error)}\n`));
+		const peaks = stopSampling();
+		const sizeEnd = await dbSize();
+		const biggest = await db.psql(
+			`SELECT relname || ' ' || round(pg_total_relation_size(c.oid) / 1048576.0, 1) || ' MB' FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public' AND c.relkind = 'r' ORDER BY pg_total_relation_size(c.oid) DESC LIMIT 5`,
+		);
+		const executionsEnd = Number(await db.psql('SELECT count(*) FROM execution_entity'));
 
-		// What the run did, from the gateway's side and the table's.
+		// The table, the gateway's log, the disk.
+		const tableRows = await table.rows();
 		const creates = sim.requests.filter(isCreate);
-		const prompts = creates.map(promptOf);
-		const duplicated = prompts.length - new Set(prompts).size;
-		const queries = sim.requests.filter(
-			(request) => request.method === 'GET' && !request.path.startsWith('/files/'),
-		).length;
-		// The videos on disk, written by whichever worker ran the pass.
-		const written = videoFolders.flatMap((folder) =>
+		const billed = creates.filter((request) => (request.status ?? 0) < 300);
+		const createsPerPrompt = new Map<string, number>();
+		for (const request of billed) {
+			const prompt = String(promptOf(request.body));
+			createsPerPrompt.set(prompt, (createsPerPrompt.get(prompt) ?? 0) + 1);
+		}
+		const duplicated = [...createsPerPrompt.values()].filter((count) => count > 1).length;
+		const queries = sim.requests.filter((request) => request.method === 'GET').length;
+		const written = tableRows.filter(
+			(row) => row.status === 'succeeded' && Boolean(row.file) && Boolean(row.finishedAt),
+		);
+		const lost = tableRows.filter((row) => !row.taskId || !row.finishedAt || !row.file);
+		const files = folders.flatMap((folder) =>
 			readdirSync(folder).map((file) => statSync(join(folder, file)).size),
 		);
-		const writtenBytes = written.reduce((sum, size) => sum + size, 0);
-		const rows = await table.rows();
-		const writtenBack = rows.filter((row) => row.taskId && row.finishedAt).length;
-		const lost = rows.filter((row) => !row.taskId || !row.finishedAt).length;
-		const ready = creates.map((request) => {
-			const finished = request.at + QUEUED_MS + RUNNING_MS;
-			return request.path === '/v1/task/create'
-				? Math.max(finished, request.at + TASK_S_FIRST_QUERY_MS)
-				: finished;
+		const smallest = files.length > 0 ? Math.min(...files) : 0;
+
+		// The ideal: the slowest task's lifetime (the simulator's timeline: queued + running, and for
+		// Task family S not before its first allowed query) plus one check interval (the median wait
+		// of the loop: the Wait node's waitTill − when the execution was first seen waiting, polled
+		// every 2 s; the median gap between two queries of one task when the loop never waited).
+		const lifetimeOf = (row: VideoTableRow) =>
+			row.family === 'taskS'
+				? Math.max(QUEUED_MS + RUNNING_MS, TASK_S_FIRST_QUERY_MS)
+				: QUEUED_MS + RUNNING_MS;
+		const withTask = tableRows.filter((row) => row.taskId);
+		const slowest = Math.max(...withTask.map(lifetimeOf));
+		const gaps: number[] = [];
+		for (const row of withTask) {
+			const polls = sim.pollLog(String(row.taskId));
+			for (let index = 1; index < polls.length; index++) gaps.push(polls[index] - polls[index - 1]);
+		}
+		const waitLengths = [...waits].map(([until, seen]) => Number(until) - seen);
+		const checkInterval =
+			waitLengths.length > 0 ? median(waitLengths) : gaps.length > 0 ? median(gaps) : NaN;
+		const ideal = slowest + checkInterval;
+		const createTimes = creates.map((request) => request.at);
+		const createSpan =
+			createTimes.length > 0 ? Math.max(...createTimes) - Math.min(...createTimes) : NaN;
+		const maxPolls = Math.max(0, ...withTask.map((row) => sim.pollLog(String(row.taskId)).length));
+
+		// Pruning: the main process again, told to prune every finished execution at once.
+		const pruneStarted = Date.now();
+		n8n.main = await n8n.main.restart(PRUNE_EVERYTHING);
+		let pruned = true;
+		await until('pruning to remove every finished execution', PRUNE_TIMEOUT_MS, async () => {
+			const left = await db.psql(
+				`SELECT count(*) FROM execution_entity WHERE status NOT IN ('new', 'running', 'waiting')`,
+			);
+			return Number(left) === 0;
+		}).catch((error: unknown) => {
+			pruned = false;
+			process.stderr.write(`[bench] ${String(error)}\n`);
 		});
-		const ideal = Math.max(...ready) - started + LOOP_WAIT_MS;
+		const pruneSeconds = (Date.now() - pruneStarted) / 1000;
+		const sizePruned = await dbSize();
+		await db.psql('VACUUM FULL');
+		const sizeVacuumed = await dbSize();
 
-		const status = `${execution.status}${execution.data?.resultData.error ? ` (${execution.data.resultData.error.message})` : ''}`;
-		const figures = [
-			`n8n ${N8N_VERSIONS[line]} queue mode, 2 workers, ${ROWS} rows, videos of ${mb(VIDEO_BYTES)} MiB, binary data ${BINARY_MODE === 'database' || line === 2 ? 'in the database' : 'in the execution data'}: run ${status}`,
-			`| wall / ideal | ${(wall / 1000).toFixed(0)} s / ${(ideal / 1000).toFixed(0)} s = ${(wall / ideal).toFixed(2)} |`,
-			`| gateway queries per task | ${(queries / creates.length).toFixed(2)} (${queries} queries, ${creates.length} tasks) |`,
-			`| videos on disk | ${written.length} files, ${mb(writtenBytes)} MiB |`,
-			`| peak RSS per worker | ${peakRss.map((rss) => `${mb(rss)} MiB`).join(' / ')} |`,
-			`| Postgres growth per video, end of run | ${mb((dbAtEnd - dbBefore) / Math.max(1, writtenBack))} MiB (${mb(dbAtEnd - dbBefore)} MiB in all; largest: ${largest}) |`,
-			`| rows written back / lost / duplicated | ${writtenBack} / ${lost} / ${duplicated} |`,
+		const workerErrors = n8n.workers.flatMap((worker, index) =>
+			readFileSync(worker.logFile, 'utf8')
+				.split('\n')
+				.filter((text) => /Error|error:/.test(text))
+				.map((text) => `worker ${index + 1}: ${text.trim().slice(0, 200)}`),
+		);
+		const videos = Math.max(1, files.length);
+		const perVideo = (after: number) => `${fixed(mb(after - sizeBefore) / videos, 2)} MB`;
+		const lines = [
+			`\nn8n ${version} in queue mode (main + ${n8n.workers.length} workers, Redis, Postgres): ${ROWS} rows over ${FAMILIES.join(', ')}; results ${fixed(mb(RESULT_BYTES), 2)} MB each; tasks queued ${QUEUED_MS / 1000} s + running ${RUNNING_MS / 1000} s; binary data: ${binaryEnv.N8N_DEFAULT_BINARY_DATA_MODE ?? 'n8n default (default: in the execution data)'}`,
+			`Execution ${executionId}: ${status}${timedOut ? ` (did not end within ${RUN_TIMEOUT_MS / 1000} s)` : ''}; ${billed.length} tasks created (${creates.length - billed.length} creates refused) over ${fixed(createSpan / 1000)} s; ${queries} queries; ${sim.callbacks.length} callbacks; ${files.length} files on disk, smallest ${fixed(mb(smallest), 2)} MB; a task queried at most ${maxPolls} times; waits of the loop ${waitLengths.map((ms) => fixed(ms / 1000, 0)).join(', ')} s; ${executionsEnd} executions stored at the end`,
+			'| figure | value | how |',
+			'|---|---|---|',
+			`| wall time ÷ ideal | ${fixed(wallMs / ideal, 2)} (${fixed(wallMs / 1000)} s ÷ ${fixed(ideal / 1000)} s) | wall: the execution's stoppedAt − startedAt; ideal: slowest task's lifetime ${fixed(slowest / 1000)} s (simulator timeline; Task family S: first query allowed after 600 s) + one check interval ${fixed(checkInterval / 1000)} s (median of the loop's ${waitLengths.length} waits: the Wait node's waitTill − first seen waiting, polled every 2 s) |`,
+			`| gateway queries per task | ${fixed(queries / Math.max(1, billed.length), 2)} | ${queries} GET requests (file downloads not logged) ÷ ${billed.length} tasks created |`,
+			...peaks.map(
+				(peak, index) =>
+					`| peak RSS, worker ${index + 1} | ${fixed(peak, 0)} MB | VmRSS of its process tree (n8n worker and task runners), every second |`,
+			),
+			`| Postgres growth per video, end of run | ${perVideo(sizeEnd)} | pg_database_size ${fixed(mb(sizeBefore))} → ${fixed(mb(sizeEnd))} MB, ÷ ${videos} videos on disk; largest tables: ${biggest.split('\n').join(', ')} |`,
+			`| Postgres growth per video, after pruning | ${perVideo(sizePruned)} | ${pruned ? 'every finished execution pruned' : 'pruning did not finish'} in ${fixed(pruneSeconds, 0)} s (main restarted with ${Object.entries(
+				PRUNE_EVERYTHING,
+			)
+				.map(([key, value]) => `${key}=${value}`)
+				.join(' ')}): ${fixed(mb(sizePruned))} MB |`,
+			`| Postgres growth per video, after pruning + VACUUM FULL | ${perVideo(sizeVacuumed)} | ${fixed(mb(sizeVacuumed))} MB |`,
+			`| rows written back | ${written.length} of ${tableRows.length} | status succeeded, file and finishedAt set |`,
+			`| rows lost | ${lost.length} | no task id, or no result (finishedAt or file empty) |`,
+			`| rows duplicated | ${duplicated} | prompts the gateway created more than once (its recorded creates) |`,
 		];
-		// Printed now: pruning below can take minutes.
-		process.stdout.write(`\n${figures.join('\n')}\n`);
-
-		// n8n's pruning: every execution deleted (soft), hard-deleted by the main process. Late
-		// callbacks may still start executions: deleted as they come, for up to 5 minutes.
-		let executionCount = 0;
-		let left = 0;
-		const pruneDeadline = Date.now() + 5 * 60_000;
-		do {
-			for (;;) {
-				const page = await main.publicApi<{ data: Array<{ id: string }> }>(
-					'GET',
-					'/executions?limit=250',
-				);
-				if (page.data.length === 0) break;
-				for (const { id } of page.data) await main.publicApi('DELETE', `/executions/${id}`);
-				executionCount += page.data.length;
-			}
-			await new Promise((resolve) => setTimeout(resolve, 2_000));
-			left = Number(await services.psql('SELECT count(*) FROM execution_entity'));
-		} while (left > 0 && Date.now() < pruneDeadline);
-		await services.psql('VACUUM FULL');
-		const dbAfterPrune = await dbSize();
-		return [
-			`| Postgres growth per video, after pruning ${executionCount} executions (${left} left) + VACUUM FULL | ${mb((dbAfterPrune - dbBefore) / Math.max(1, writtenBack))} MiB (${mb(dbAfterPrune - dbBefore)} MiB in all) |`,
-		];
+		if (workerErrors.length > 0)
+			lines.push(
+				`Worker log errors (${workerErrors.length}): ${workerErrors.slice(0, 5).join(' | ')}`,
+			);
+		console.log(lines.join('\n'));
 	} finally {
-		await cluster.stop();
-		await services.stop();
+		await cluster?.stop();
+		await services?.stop();
 		await sim.close();
 	}
 }
 
 async function main(): Promise<void> {
-	const packDir = mkdtempSync(join(tmpdir(), 'mg-bench-batch-'));
+	const packDir = mkdtempSync(join(tmpdir(), 'mg-bench-pack-'));
 	try {
-		const { tarball } = await packPackage(packDir);
-		for (const line of LINES) {
-			try {
-				findInstallation(line);
-			} catch {
-				process.stdout.write(`n8n ${line}.x is not installed here: skipped\n`);
-				continue;
-			}
-			const report = await benchLine(line, tarball).catch((error: unknown) => [
-				`n8n ${line}.x: the benchmark failed: ${String(error)}`,
-			]);
-			process.stdout.write(`\n${report.join('\n')}\n`);
-		}
+		const packed = await packPackage(packDir);
+		for (const line of LINES) await benchLine(line, packed.tarball);
 	} finally {
-		rmSync(packDir, { recursive: true, force: true });
+		if (existsSync(packDir)) rmSync(packDir, { recursive: true, force: true });
 	}
 }
 
-void main();
+main().catch((error: unknown) => {
+	console.error(error);
+	process.exit(1);
+});

@@ -784,10 +784,14 @@ export class N8nInstance {
 	/**
 	 * Stops this n8n and starts a new one on the same user folder (database, settings) and port,
 	 * as an operator restarting n8n would. Returns the new instance, logged in as before.
+	 * `env` adds or overrides settings for the new process (e.g. pruning settings).
 	 */
-	async restart(): Promise<N8nInstance> {
+	async restart(env: Record<string, string> = {}): Promise<N8nInstance> {
 		await this.terminate();
-		const next = new N8nInstance(this.installation, this.userFolder, this.port, this.env);
+		const next = new N8nInstance(this.installation, this.userFolder, this.port, {
+			...this.env,
+			...env,
+		});
 		try {
 			await next.waitUntilReady();
 			await next.login();

@@ -115,7 +115,7 @@ class SupervisedProcess {
 		if (!stopped) throw new Error('a supervised process did not stop');
 	}
 
-	/** The supervisor's pid (the command runs as its child, in a process group of its own). */
+	/** The supervisor's process id (n8n and its task runners are its descendants). */
 	get pid(): number | undefined {
 		return this.supervisor.pid;
 	}
@@ -225,6 +225,11 @@ export class N8nServiceProcess {
 
 	get running(): boolean {
 		return this.process !== undefined && !this.process.hasExited;
+	}
+
+	/** The process id of its supervisor while running: the process and its task runners descend from it. */
+	get pid(): number | undefined {
+		return this.running ? this.process?.pid : undefined;
 	}
 
 	async start(): Promise<void> {

@@ -16,7 +16,7 @@ type NumericSetting =
 	| 'rateLimitEvery'
 	| 'rateLimitPerSecond'
 	| 'rateLimitRetryAfterMs'
-	| 'videoBytes';
+	| 'resultVideoBytes';
 type TextSetting = 'apiKey' | 'accessToken' | 'publicHost';
 
 interface Setting<Key> {
@@ -39,7 +39,7 @@ const NUMERIC_SETTINGS: Array<Setting<NumericSetting>> = [
 		flag: '--rate-limit-retry-after-ms',
 		env: 'SIM_RATE_LIMIT_RETRY_AFTER_MS',
 	},
-	{ key: 'videoBytes', flag: '--video-bytes', env: 'SIM_VIDEO_BYTES' },
+	{ key: 'resultVideoBytes', flag: '--result-video-bytes', env: 'SIM_RESULT_VIDEO_BYTES' },
 ];
 const TEXT_SETTINGS: Array<Setting<TextSetting>> = [
 	{ key: 'apiKey', flag: '--api-key', env: 'SIM_API_KEY' },

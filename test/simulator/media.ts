@@ -50,6 +50,28 @@ export function makePng(width: number, height: number): Buffer {
 
 export const SAMPLE_PNG = makePng(16, 16);
 
+/**
+ * The sample's `ftyp` box and an `mdat` box filled with fixed pseudo-random bytes (they do not
+ * compress, as real video does not) to `size` bytes in all (at least the sample's size): a large
+ * result with the same type sniffing, not for playback.
+ */
+export function paddedMp4(size: number): Buffer {
+	const header = SAMPLE_MP4.subarray(0, 0x20);
+	const total = Math.max(size, SAMPLE_MP4.length);
+	const mdat = Buffer.alloc(total - header.length);
+	// xorshift32 from a fixed seed: the same bytes on every run.
+	let state = 0x9e3779b9;
+	for (let offset = 8; offset + 4 <= mdat.length; offset += 4) {
+		state ^= state << 13;
+		state ^= state >>> 17;
+		state ^= state << 5;
+		mdat.writeUInt32LE(state >>> 0, offset);
+	}
+	mdat.writeUInt32BE(mdat.length, 0);
+	mdat.write('mdat', 4, 'ascii');
+	return Buffer.concat([header, mdat]);
+}
+
 /** An ISO-BMFF header (`ftyp`) plus a tiny `mdat`: enough for type sniffing, not for playback. */
 export const SAMPLE_MP4 = Buffer.concat([
 	Buffer.from([0x00, 0x00, 0x00, 0x20]),

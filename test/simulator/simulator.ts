@@ -34,7 +34,7 @@ export const DEFAULT_OPTIONS: ResolvedOptions = {
 	rateLimitEvery: 0,
 	rateLimitPerSecond: 0,
 	rateLimitRetryAfterMs: 1000,
-	videoBytes: 0,
+	resultVideoBytes: 0,
 };
 
 const LISTEN_HOST = '127.0.0.1';

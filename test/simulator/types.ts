@@ -29,10 +29,10 @@ export interface SimulatorOptions {
 	/** `Retry-After` (rounded up to seconds) and `retry-after-ms` of a rate-limited answer. Default 1000. */
 	rateLimitRetryAfterMs?: number;
 	/**
-	 * Size of each video result file in bytes (the sample's header, then zeros), for benchmarks
-	 * that move real volumes. 0 (default): the tiny sample. Invented: the spec gives no sizes.
+	 * Size in bytes of each result video (an MP4 header and an `mdat` box of fixed pseudo-random bytes);
+	 * 0 (default) = the tiny sample. Invented test configuration (large results), not spec.
 	 */
-	videoBytes?: number;
+	resultVideoBytes?: number;
 }
 
 export type ResolvedOptions = Required<SimulatorOptions>;

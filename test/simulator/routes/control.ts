@@ -145,6 +145,7 @@ function parseOptions(body: unknown): Partial<SimulatorOptions> {
 		rateLimitEvery: numberOption('rateLimitEvery'),
 		rateLimitPerSecond: numberOption('rateLimitPerSecond'),
 		rateLimitRetryAfterMs: numberOption('rateLimitRetryAfterMs'),
+		resultVideoBytes: numberOption('resultVideoBytes'),
 		apiKey: stringOption('apiKey'),
 		accessToken: stringOption('accessToken'),
 		publicHost: stringOption('publicHost'),

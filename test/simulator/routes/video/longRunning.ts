@@ -1,4 +1,4 @@
-import { MP4_FILE } from '../../files';
+import { resultMp4 } from '../../files';
 import { isBase64Text } from '../../imageData';
 import { newId } from '../../ids';
 import { MAGIC, UNKNOWN_STATUS_WORD } from '../../magic';
@@ -91,10 +91,10 @@ function getOperation(state: SimState, model: string, operationId: string): Repl
 			'NOT_FOUND',
 			`Operation ${operationName(model, operationId)} not found.`,
 		);
-	return json(200, operationView(task, statusAt(task, Date.now())));
+	return json(200, operationView(state, task, statusAt(task, Date.now())));
 }
 
-function operationView(task: SimTask, status: TaskStatus): JsonObject {
+function operationView(state: SimState, task: SimTask, status: TaskStatus): JsonObject {
 	const name = operationName(task.model, task.id);
 	switch (status) {
 		case 'queued':
@@ -127,17 +127,17 @@ function operationView(task: SimTask, status: TaskStatus): JsonObject {
 				done: true,
 				response: {
 					'@type': RESPONSE_TYPE,
-					videos: Array.from({ length: sampleCount(task) }, videoSample),
+					videos: Array.from({ length: sampleCount(task) }, () => videoSample(state, task)),
 				},
 			};
 	}
 }
 
-function videoSample(): JsonObject {
+function videoSample(state: SimState, task: SimTask): JsonObject {
 	return {
 		mimeType: 'video/mp4',
 		encoding: 'base64',
-		bytesBase64Encoded: MP4_FILE.bytes.toString('base64'),
+		bytesBase64Encoded: resultMp4(state.options.resultVideoBytes, task.id).bytes.toString('base64'),
 	};
 }
 

@@ -1,4 +1,4 @@
-import { PNG_FILE, videoFile } from '../../files';
+import { PNG_FILE, resultMp4 } from '../../files';
 import { MAGIC } from '../../magic';
 import type { SimState } from '../../state';
 import type { FamilyId, SimTask, TaskStatus } from '../../tasks';
@@ -37,7 +37,7 @@ export function createVideoTask(state: SimState, init: NewVideoTask): SimTask {
 		outcome: magicText.includes(MAGIC.fail) ? 'failed' : 'succeeded',
 		reportsUnknownStatus: magicText.includes(MAGIC.unknownStatus),
 	};
-	const video = videoFile(state.options.videoBytes);
+	const video = resultMp4(state.options.resultVideoBytes, task.id);
 	state.files.put(`${task.id}.mp4`, video);
 	state.files.put(`${task.id}-watermark.mp4`, video);
 	state.files.put(`${task.id}-last.png`, PNG_FILE);
