@@ -27,7 +27,8 @@
  *
  * BENCH_N8N_LINES ("1 2"), BENCH_ROWS (1000), BENCH_RESULT_BYTES (1048576), BENCH_QUEUED_MS
  * (5000), BENCH_RUNNING_MS (25000), BENCH_RUN_TIMEOUT_MS (3600000), BENCH_FAMILIES (all six;
- * for debugging only: leaving taskS out makes a run shorter than the truth).
+ * for debugging only: leaving taskS out makes a run shorter than the truth), BENCH_BINARY_MODE
+ * ("database" stores 1.x's binary data in Postgres as 2.x does in queue mode).
  */
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'fs';
 import { tmpdir } from 'os';
@@ -218,8 +219,17 @@ const fixed = (value: number, digits = 1) => (Number.isFinite(value) ? value.toF
 
 async function benchLine(line: N8nLine, tarball: string): Promise<void> {
 	const version = N8N_VERSIONS[line];
+	// BENCH_BINARY_MODE=database: binary data in Postgres on 1.x too (1.123.81 has the mode,
+	// off unless listed among the available modes).
 	const binaryEnv: Record<string, string> =
-		line === 2 ? { N8N_DEFAULT_BINARY_DATA_MODE: 'database' } : {};
+		line === 2
+			? { N8N_DEFAULT_BINARY_DATA_MODE: 'database' }
+			: process.env.BENCH_BINARY_MODE === 'database'
+				? {
+						N8N_AVAILABLE_BINARY_DATA_MODES: 'filesystem,database',
+						N8N_DEFAULT_BINARY_DATA_MODE: 'database',
+					}
+				: {};
 	const sim: Simulator = await startSimulator({
 		queuedMs: QUEUED_MS,
 		runningMs: RUNNING_MS,

@@ -269,11 +269,6 @@ export class N8nServiceProcess {
 		await this.process?.stop();
 	}
 
-	/** The supervisor's pid while running; the n8n process is its child. */
-	get supervisorPid(): number | undefined {
-		return this.running ? this.process?.pid : undefined;
-	}
-
 	/** SIGKILL: the process dies in the middle of whatever it runs. */
 	async kill(): Promise<void> {
 		await this.process?.kill();

@@ -25,6 +25,7 @@ export function resultMp4(resultVideoBytes: number, taskId: string): StoredFile 
 	bytes.write(taskId.slice(0, 64).padEnd(64, ' '), 0x28, 'utf8');
 	return { contentType: 'video/mp4', bytes };
 }
+
 /** Result files the simulator serves under GET /files/<name>, like a CDN would. */
 export class FileStore {
 	private readonly files = new Map<string, StoredFile>();
@@ -40,31 +41,4 @@ export class FileStore {
 	clear(): void {
 		this.files.clear();
 	}
-}
-
-const paddedVideos = new Map<number, StoredFile>();
-
-/**
- * The sample video padded to `bytes` (at least the sample), one copy per size. The padding is
- * pseudo-random, fixed by a seed: like real video it does not compress (zeros would shrink to
- * nothing in Postgres's TOAST and in gzip, and flatter every storage figure).
- */
-export function videoFile(bytes: number): StoredFile {
-	if (bytes <= SAMPLE_MP4.length) return MP4_FILE;
-	let file = paddedVideos.get(bytes);
-	if (!file) {
-		const padded = Buffer.alloc(bytes);
-		let state = 0x9e3779b9;
-		for (let offset = 0; offset < bytes; offset++) {
-			// xorshift32
-			state ^= state << 13;
-			state ^= state >>> 17;
-			state ^= state << 5;
-			padded[offset] = state & 0xff;
-		}
-		SAMPLE_MP4.copy(padded);
-		file = { contentType: 'video/mp4', bytes: padded };
-		paddedVideos.set(bytes, file);
-	}
-	return file;
 }
