@@ -22,6 +22,7 @@ export const VIDEO_TABLE_COLUMNS = [
 	'file',
 	'cost',
 	'currency',
+	'costPrecision',
 	'error',
 	'finishedAt',
 ] as const;

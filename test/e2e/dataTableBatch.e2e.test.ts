@@ -321,6 +321,7 @@ describe.each(N8N_LINES)('n8n line %s.x: a Data Table as the sheet', (line) => {
 					file: expect.stringContaining(`${EXAMPLE_VIDEO_FOLDER}/${String(row.family)}-`),
 					cost: taskS ? '0.25' : '',
 					currency: taskS ? 'USD' : '',
+					costPrecision: taskS ? '2' : '',
 				});
 			}
 			expect(done.find((row) => row.prompt === ORPHAN_PROMPT)?.taskId).toBe(orphanTaskId);
