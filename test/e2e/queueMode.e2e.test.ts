@@ -339,14 +339,15 @@ describe.each(N8N_LINES)('n8n line %s.x in queue mode', (line) => {
 		expect(allRunsOutput(loop, 'Polled Failed or Timed Out')).toEqual([]);
 		const passes = loop.data?.resultData.runData['Check Once']?.length ?? 0;
 		expect(passes).toBeGreaterThanOrEqual(2);
-		// The loop's segments (before and after the wait) ran on workers, not on the main process.
+		// The loop's segments (one per pass: before the first wait, after each) ran on workers, not
+		// on the main process. Tasks finishing late make a third pass now and then.
 		const segmentsOn = Object.fromEntries(
 			n8n.workers.map((w) => [
 				w.name,
 				readFileSync(w.logFile, 'utf8').split(`Worker started execution ${loopId} (`).length - 1,
 			]),
 		);
-		expect(Object.values(segmentsOn).reduce((sum, count) => sum + count, 0)).toBe(2);
+		expect(Object.values(segmentsOn).reduce((sum, count) => sum + count, 0)).toBe(passes);
 
 		// Measured: what the best-effort layers let through with two webhook-handling processes.
 		const started = reactions.length;
