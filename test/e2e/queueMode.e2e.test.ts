@@ -340,14 +340,18 @@ describe.each(N8N_LINES)('n8n line %s.x in queue mode', (line) => {
 		const passes = loop.data?.resultData.runData['Check Once']?.length ?? 0;
 		expect(passes).toBeGreaterThanOrEqual(2);
 		// The loop's segments (one per pass: before the first wait, after each) ran on workers, not
-		// on the main process. Tasks finishing late make a third pass now and then.
+		// on the main process. n8n 1.x may start a segment's job once more (Bull's maxStalledCount
+		// 1; seen in clean-clone runs this turn: 3 starts for 2 passes), which runs no second pass:
+		// every generic task still came out exactly once (above).
 		const segmentsOn = Object.fromEntries(
 			n8n.workers.map((w) => [
 				w.name,
 				readFileSync(w.logFile, 'utf8').split(`Worker started execution ${loopId} (`).length - 1,
 			]),
 		);
-		expect(Object.values(segmentsOn).reduce((sum, count) => sum + count, 0)).toBe(passes);
+		const segments = Object.values(segmentsOn).reduce((sum, count) => sum + count, 0);
+		expect(segments).toBeGreaterThanOrEqual(passes);
+		expect(segments).toBeLessThanOrEqual(line === 1 ? passes + 1 : passes);
 
 		// Measured: what the best-effort layers let through with two webhook-handling processes.
 		const started = reactions.length;
@@ -386,6 +390,7 @@ describe.each(N8N_LINES)('n8n line %s.x in queue mode', (line) => {
 			duplicatesAfterClaim: recorded.length - CALLBACK_FAMILIES,
 			lost: CALLBACK_FAMILIES - recordedPerTask.size,
 			loopPasses: passes,
+			loopSegments: segments,
 			loopSegmentsPerWorker: segmentsOn,
 			workerDownSeconds,
 			mainDownSeconds,
