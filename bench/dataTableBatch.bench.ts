@@ -384,7 +384,8 @@ async function benchLine(line: N8nLine, tarball: string): Promise<void> {
 		const sizeVacuumed = await dbSize();
 
 		const workerErrors = n8n.workers.flatMap((worker, index) =>
-			readFileSync(worker.logFile, 'utf8')
+			worker
+				.log()
 				.split('\n')
 				.filter((text) => /Error|error:/.test(text))
 				.map((text) => `worker ${index + 1}: ${text.trim().slice(0, 200)}`),

@@ -68,6 +68,15 @@ async function waitFor(what: string, timeoutMs: number, ready: () => Promise<boo
 	throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
 }
 
+/** A log's text from a byte offset on; empty while the file does not exist yet. */
+function readLog(file: string, fromByte = 0): string {
+	try {
+		return readFileSync(file).subarray(fromByte).toString('utf8');
+	} catch {
+		return '';
+	}
+}
+
 function lastLines(file: string, lines = 40): string {
 	try {
 		return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
@@ -216,7 +225,18 @@ export class N8nServiceProcess {
 		readonly port: number,
 		private readonly env: NodeJS.ProcessEnv,
 	) {
-		this.logFile = join(logDir(userFolder), `n8n-${installation.version}-${name}.log`);
+		// One log per cluster's process (a restart appends to it): the e2e files share the log
+		// folder and n8n numbers executions from 1 in every new database, so a shared file mixed
+		// one cluster's "started execution 3" into the next one's count.
+		this.logFile = join(
+			logDir(userFolder),
+			`n8n-${installation.version}-${name}-${Date.now()}-${randomBytes(3).toString('hex')}.log`,
+		);
+	}
+
+	/** What this process wrote to its log, all starts of it, in this cluster. */
+	log(): string {
+		return readLog(this.logFile);
 	}
 
 	get baseUrl(): string {
@@ -235,6 +255,8 @@ export class N8nServiceProcess {
 	async start(): Promise<void> {
 		if (this.running) throw new Error(`${this.name} is already running`);
 		const started = Date.now();
+		// Readiness is read in what this start writes, not in an earlier start's lines.
+		const logOffset = Buffer.byteLength(readLog(this.logFile));
 		this.process = new SupervisedProcess(
 			[this.installation.nodeBinary, this.installation.n8nScript, this.command],
 			this.userFolder,
@@ -253,7 +275,7 @@ export class N8nServiceProcess {
 				return (
 					response.ok &&
 					(this.command !== 'worker' ||
-						readFileSync(this.logFile, 'utf8').includes('n8n worker is now ready'))
+						readLog(this.logFile, logOffset).includes('n8n worker is now ready'))
 				);
 			} catch {
 				return false;
