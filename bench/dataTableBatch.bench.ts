@@ -48,7 +48,7 @@ import {
 	simulatorCredentials,
 } from '../test/e2e/examples';
 import type { N8nLine, WorkflowJson } from '../test/e2e/harness';
-import { N8N_VERSIONS, delay, loadWorkflow, packPackage } from '../test/e2e/harness';
+import { N8N_VERSIONS, delay, loadWorkflow, packPackage, until } from '../test/e2e/harness';
 import {
 	startQueueMode,
 	startQueueServices,
@@ -206,14 +206,6 @@ const PRUNE_EVERYTHING = {
 	EXECUTIONS_DATA_PRUNE_HARD_DELETE_INTERVAL: '0.25',
 };
 
-async function until(what: string, timeoutMs: number, done: () => Promise<boolean>) {
-	const deadline = Date.now() + timeoutMs;
-	while (!(await done())) {
-		if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms: ${what}`);
-		await delay(POLL_MS);
-	}
-}
-
 const mb = (bytes: number) => bytes / 1024 / 1024;
 const fixed = (value: number, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : '—');
 
@@ -285,20 +277,25 @@ async function benchLine(line: N8nLine, tarball: string): Promise<void> {
 		}, 60_000);
 		let timedOut = false;
 		try {
-			await until(`execution ${executionId} to end`, RUN_TIMEOUT_MS, async () => {
-				const [state, startedAt, stoppedAt, waitTill] = (
-					await db.psql(
-						`SELECT status, extract(epoch from "startedAt") * 1000, extract(epoch from "stoppedAt") * 1000, extract(epoch from "waitTill") * 1000 FROM execution_entity WHERE id = ${Number(executionId)}`,
-					)
-				).split('|');
-				status = state;
-				if (state === 'waiting' && waitTill && !waits.has(waitTill))
-					waits.set(waitTill, Date.now());
-				// n8n 1.x moves startedAt to each resume: the first one seen is the run's start.
-				firstStartedAt ??= startedAt ? Number(startedAt) : undefined;
-				wallMs = Number(stoppedAt) - (firstStartedAt ?? Number(startedAt));
-				return !['new', 'running', 'waiting', ''].includes(state) && stoppedAt !== '';
-			});
+			await until(
+				`execution ${executionId} to end`,
+				RUN_TIMEOUT_MS,
+				async () => {
+					const [state, startedAt, stoppedAt, waitTill] = (
+						await db.psql(
+							`SELECT status, extract(epoch from "startedAt") * 1000, extract(epoch from "stoppedAt") * 1000, extract(epoch from "waitTill") * 1000 FROM execution_entity WHERE id = ${Number(executionId)}`,
+						)
+					).split('|');
+					status = state;
+					if (state === 'waiting' && waitTill && !waits.has(waitTill))
+						waits.set(waitTill, Date.now());
+					// n8n 1.x moves startedAt to each resume: the first one seen is the run's start.
+					firstStartedAt ??= startedAt ? Number(startedAt) : undefined;
+					wallMs = Number(stoppedAt) - (firstStartedAt ?? Number(startedAt));
+					return !['new', 'running', 'waiting', ''].includes(state) && stoppedAt !== '';
+				},
+				POLL_MS,
+			);
 		} catch (error) {
 			// Measured as it stands: an execution n8n never ends is a result too.
 			timedOut = true;
@@ -308,12 +305,17 @@ async function benchLine(line: N8nLine, tarball: string): Promise<void> {
 			clearInterval(progress);
 		}
 		// Callback executions (Attach Task to Its Row) may still run.
-		await until('the callback executions to end', SETTLE_TIMEOUT_MS, async () => {
-			const running = await db.psql(
-				`SELECT count(*) FROM execution_entity WHERE status IN ('new', 'running') AND id <> ${Number(executionId)}`,
-			);
-			return Number(running) === 0;
-		}).catch((error: unknown) => process.stderr.write(`[bench] ${String(error)}\n`));
+		await until(
+			'the callback executions to end',
+			SETTLE_TIMEOUT_MS,
+			async () => {
+				const running = await db.psql(
+					`SELECT count(*) FROM execution_entity WHERE status IN ('new', 'running') AND id <> ${Number(executionId)}`,
+				);
+				return Number(running) === 0;
+			},
+			POLL_MS,
+		).catch((error: unknown) => process.stderr.write(`[bench] ${String(error)}\n`));
 		const peaks = stopSampling();
 		const sizeEnd = await dbSize();
 		const biggest = await db.psql(
@@ -369,12 +371,17 @@ async function benchLine(line: N8nLine, tarball: string): Promise<void> {
 		const pruneStarted = Date.now();
 		n8n.main = await n8n.main.restart(PRUNE_EVERYTHING);
 		let pruned = true;
-		await until('pruning to remove every finished execution', PRUNE_TIMEOUT_MS, async () => {
-			const left = await db.psql(
-				`SELECT count(*) FROM execution_entity WHERE status NOT IN ('new', 'running', 'waiting')`,
-			);
-			return Number(left) === 0;
-		}).catch((error: unknown) => {
+		await until(
+			'pruning to remove every finished execution',
+			PRUNE_TIMEOUT_MS,
+			async () => {
+				const left = await db.psql(
+					`SELECT count(*) FROM execution_entity WHERE status NOT IN ('new', 'running', 'waiting')`,
+				);
+				return Number(left) === 0;
+			},
+			POLL_MS,
+		).catch((error: unknown) => {
 			pruned = false;
 			process.stderr.write(`[bench] ${String(error)}\n`);
 		});

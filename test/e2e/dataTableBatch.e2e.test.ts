@@ -34,10 +34,10 @@ import {
 import {
 	N8N_LINES,
 	allRunsOutput,
-	delay,
 	loadWorkflow,
 	packPackage,
 	startN8n,
+	until,
 	type Execution,
 	type N8nInstance,
 	type NodeRun,
@@ -225,13 +225,13 @@ describe.each(N8N_LINES)('n8n line %s.x: a Data Table as the sheet', (line) => {
 			aspect_ratio: '16:9',
 			callback_url: `${callbackUrl}?row=${String(orphanRow?.id)}`,
 		});
-		const deadline = Date.now() + 60_000;
-		while (
-			(await table.rows()).find((row) => row.prompt === ORPHAN_PROMPT)?.taskId !== orphanTaskId
-		) {
-			if (Date.now() > deadline) throw new Error('the orphan task was not attached to its row');
-			await delay(500);
-		}
+		await until(
+			'the orphan task attached to its row',
+			60_000,
+			async () =>
+				(await table.rows()).find((row) => row.prompt === ORPHAN_PROMPT)?.taskId === orphanTaskId,
+			500,
+		);
 	}, 300_000);
 
 	afterAll(async () => {

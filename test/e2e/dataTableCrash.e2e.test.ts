@@ -31,9 +31,9 @@ import {
 import {
 	N8N_LINES,
 	allRunsOutput,
-	delay,
 	loadWorkflow,
 	packPackage,
+	until,
 	type Execution,
 	type Json,
 	type JsonObject,
@@ -99,14 +99,6 @@ afterAll(async () => {
 	await sim?.close();
 	if (packDir) rmSync(packDir, { recursive: true, force: true });
 });
-
-async function until(what: string, timeoutMs: number, done: () => boolean | Promise<boolean>) {
-	const deadline = Date.now() + timeoutMs;
-	while (!(await done())) {
-		if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms: ${what}`);
-		await delay(100);
-	}
-}
 
 /** Every create of these rows that reached the gateway: billed, answered or not. */
 function billedCreates(prefix: string): RecordedRequest[] {
@@ -206,6 +198,7 @@ describe.each(N8N_LINES)('n8n line %s.x in queue mode: a worker dies mid-create'
 			`${KILL_AT_CREATE} creates`,
 			180_000,
 			() => billedCreates(prefix).length >= KILL_AT_CREATE,
+			100, // the kill must land inside the chunk: look often
 		);
 		await Promise.all(n8n.workers.map((worker) => worker.kill()));
 		const killedAt = Date.now();

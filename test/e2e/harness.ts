@@ -903,6 +903,20 @@ export function delay(ms: number): Promise<void> {
 	return new Promise((resolveDelay) => setTimeout(resolveDelay, ms));
 }
 
+/** Polls `done` until it says yes, or throws naming what did not happen in time. */
+export async function until(
+	what: string,
+	timeoutMs: number,
+	done: () => boolean | Promise<boolean>,
+	intervalMs = POLL_INTERVAL_MS,
+): Promise<void> {
+	const deadline = Date.now() + timeoutMs;
+	while (!(await done())) {
+		if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms: ${what}`);
+		await delay(intervalMs);
+	}
+}
+
 export async function freePort(): Promise<number> {
 	const server = createServer();
 	await new Promise<void>((resolveListen, reject) => {

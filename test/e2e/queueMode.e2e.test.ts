@@ -25,10 +25,9 @@ import { simulatorCredentials } from './examples';
 import {
 	N8N_LINES,
 	allRunsOutput,
-	delay,
 	packPackage,
+	until,
 	type Execution,
-	type JsonObject,
 	type N8nInstance,
 	type PackedPackage,
 } from './harness';
@@ -98,14 +97,6 @@ function countBy<T>(values: T[]): Map<T, number> {
 	const counts = new Map<T, number>();
 	for (const value of values) counts.set(value, (counts.get(value) ?? 0) + 1);
 	return counts;
-}
-
-async function until(what: string, timeoutMs: number, done: () => boolean | Promise<boolean>) {
-	const deadline = Date.now() + timeoutMs;
-	while (!(await done())) {
-		if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms: ${what}`);
-		await delay(250);
-	}
 }
 
 describe.each(N8N_LINES)('n8n line %s.x in queue mode', (line) => {

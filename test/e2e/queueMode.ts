@@ -31,7 +31,6 @@ import {
 	REPO_ROOT,
 	STOP_GRACE_MS,
 	SUPERVISOR,
-	delay,
 	findInstallation,
 	freePort,
 	installCommunityPackage,
@@ -41,6 +40,7 @@ import {
 	type N8nInstallation,
 	type N8nLine,
 	type WorkflowJson,
+	until,
 } from './harness';
 
 const execFileAsync = promisify(execFile);
@@ -49,7 +49,6 @@ const SERVICES_SCRIPT = join(REPO_ROOT, 'scripts', 'queue-mode', 'services.sh');
 /** Includes installing the Debian packages when they are missing. */
 const SERVICES_READY_TIMEOUT_MS = 300_000;
 const PROCESS_READY_TIMEOUT_MS = 120_000;
-const POLL_INTERVAL_MS = 200;
 
 function runDir(): string {
 	return process.env.MG_E2E_RUN_DIR ?? tmpdir();
@@ -57,15 +56,6 @@ function runDir(): string {
 
 function logDir(fallback: string): string {
 	return process.env.MG_E2E_LOG_DIR ?? fallback;
-}
-
-async function waitFor(what: string, timeoutMs: number, ready: () => Promise<boolean>) {
-	const deadline = Date.now() + timeoutMs;
-	while (Date.now() < deadline) {
-		if (await ready()) return;
-		await delay(POLL_INTERVAL_MS);
-	}
-	throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
 }
 
 /** A log's text from a byte offset on; empty while the file does not exist yet. */
@@ -165,7 +155,7 @@ export async function startQueueServices(): Promise<QueueServices> {
 	const services = new SupervisedProcess(['bash', SERVICES_SCRIPT, 'run'], dir, env, logFile);
 	const readyFile = join(dir, 'ready.env');
 	try {
-		await waitFor('Redis and Postgres', SERVICES_READY_TIMEOUT_MS, async () => {
+		await until('Redis and Postgres', SERVICES_READY_TIMEOUT_MS, async () => {
 			if (services.hasExited) throw new Error(`services.sh exited:\n${lastLines(logFile)}`);
 			return existsSync(readyFile);
 		});
@@ -264,7 +254,7 @@ export class N8nServiceProcess {
 			this.logFile,
 		);
 		const child = this.process;
-		await waitFor(`${this.name} to be ready`, PROCESS_READY_TIMEOUT_MS, async () => {
+		await until(`${this.name} to be ready`, PROCESS_READY_TIMEOUT_MS, async () => {
 			if (child.hasExited)
 				throw new Error(`${this.name} exited while starting:\n${lastLines(this.logFile)}`);
 			try {

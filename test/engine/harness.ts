@@ -1,5 +1,4 @@
 import { Container } from '@n8n/di';
-import { createRequire } from 'node:module';
 import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
 import type {
 	IAuthenticateGeneric,

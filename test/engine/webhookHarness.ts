@@ -5,11 +5,9 @@ import { parse as parseQuery } from 'node:querystring';
 
 import { ExecutionLifecycleHooks, WebhookContext, WorkflowExecute } from 'n8n-core';
 import type {
-	IAuthenticateGeneric,
 	ICredentialDataDecryptedObject,
 	IDataObject,
 	IExecuteData,
-	IHttpRequestOptions,
 	INode,
 	INodeExecutionData,
 	INodeType,
@@ -20,15 +18,8 @@ import type {
 	IWorkflowExecuteAdditionalData,
 	Logger,
 } from 'n8n-workflow';
-import {
-	createDeferredPromise,
-	createRunExecutionData,
-	ICredentialsHelper,
-	NodeHelpers,
-	Workflow,
-} from 'n8n-workflow';
+import { createDeferredPromise, createRunExecutionData, NodeHelpers, Workflow } from 'n8n-workflow';
 
-import { ModelGatewayApi } from '../../credentials/ModelGatewayApi.credentials';
 import { ModelGatewayTaskTrigger } from '../../nodes/ModelGatewayTaskTrigger/ModelGatewayTaskTrigger.node';
 import { GenericAuthCredentialsHelper, PACKAGE_PREFIX } from './harness';
 

@@ -5,7 +5,6 @@ import type { Route } from '../../router';
 import type { SimState } from '../../state';
 import type { TaskStatus } from '../../tasks';
 import {
-	arrayField,
 	firstIssue,
 	isRecord,
 	notAnObject,
