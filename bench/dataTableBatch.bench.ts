@@ -36,6 +36,7 @@ import { join } from 'path';
 
 import {
 	DATA_TABLE_EXAMPLE,
+	createRequestPrompt,
 	createVideoTable,
 	setExampleSetting,
 	useVideoTable,
@@ -122,21 +123,10 @@ function benchRows(count: number): VideoTableRow[] {
 	});
 }
 
-/** The prompt of a create request, wherever its family puts it. */
+/** The prompt of one of this benchmark's creates, or undefined for any other request. */
 function promptOf(body: unknown): string | undefined {
-	if (typeof body !== 'object' || body === null) return undefined;
-	const fields = body as {
-		prompt?: unknown;
-		Prompt?: unknown;
-		content?: Array<{ text?: unknown }>;
-		instances?: Array<{ prompt?: unknown }>;
-	};
-	const prompt =
-		fields.prompt ??
-		fields.Prompt ??
-		fields.content?.find((part) => typeof part.text === 'string')?.text ??
-		fields.instances?.[0]?.prompt;
-	return typeof prompt === 'string' && prompt.startsWith(PROMPT_PREFIX) ? prompt : undefined;
+	const prompt = createRequestPrompt(body);
+	return prompt.startsWith(PROMPT_PREFIX) ? prompt : undefined;
 }
 
 function isCreate(request: RecordedRequest): boolean {

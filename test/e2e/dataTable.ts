@@ -31,6 +31,37 @@ export type VideoTableColumn = (typeof VIDEO_TABLE_COLUMNS)[number];
 /** A row as n8n returns it: the columns (null when never written) and n8n's own `id`. */
 export type VideoTableRow = Partial<Record<VideoTableColumn, string | null>> & { id?: number };
 
+/** A sheet line as written by hand: family, model, endpoint, prompt, request fields (JSON). */
+export type VideoSheetLine = [string, string, string, string, string];
+
+/** Rows from sheet lines, the result columns left empty. */
+export function videoRows(lines: VideoSheetLine[]): VideoTableRow[] {
+	return lines.map(([family, model, endpoint, prompt, request]) => ({
+		family,
+		model,
+		endpoint,
+		prompt,
+		request,
+	}));
+}
+
+/** The prompt of a create request, wherever its family puts it ('' when it has none). */
+export function createRequestPrompt(body: unknown): string {
+	if (typeof body !== 'object' || body === null) return '';
+	const fields = body as {
+		prompt?: unknown;
+		Prompt?: unknown;
+		content?: Array<{ text?: unknown }>;
+		instances?: Array<{ prompt?: unknown }>;
+	};
+	const prompt =
+		fields.prompt ??
+		fields.Prompt ??
+		fields.content?.find((part) => typeof part.text === 'string')?.text ??
+		fields.instances?.[0]?.prompt;
+	return typeof prompt === 'string' ? prompt : '';
+}
+
 export interface VideoTable {
 	id: string;
 	/** Every row, oldest first. */
@@ -42,7 +73,7 @@ export interface VideoTable {
  * Rows to try the example with: five families, one row per line of a marketing sheet. Task family
  * S is left out because its first check is allowed only 10 minutes after creation.
  */
-export const SAMPLE_VIDEO_ROWS: VideoTableRow[] = [
+export const SAMPLE_VIDEO_ROWS: VideoTableRow[] = videoRows([
 	['generic', 'video-model-1', '', 'A lighthouse at dusk', '{"duration": 6, "size": "768p"}'],
 	['generic', 'video-model-1', '', 'Rain on a window at night', ''],
 	['generic', 'video-model-1', '', 'A sneaker turning slowly', ''],
@@ -73,13 +104,7 @@ export const SAMPLE_VIDEO_ROWS: VideoTableRow[] = [
 	['familyC', 'vidu-q1', '', 'A cat watching birds', ''],
 	['familyC', 'vidu-q1', '', 'A train crossing a bridge', ''],
 	['longRunning', 'veo-3', '', 'Waves rolling onto a beach', ''],
-].map(([family, model, endpoint, prompt, request]) => ({
-	family,
-	model,
-	endpoint,
-	prompt,
-	request,
-}));
+]);
 
 /** n8n's REST API answers at most 250 rows per page (MAX_ITEMS_PER_PAGE). */
 const PAGE = 250;

@@ -18,9 +18,11 @@ import { startSimulator, type Simulator } from '../simulator';
 import { SAMPLE_MP4 } from '../simulator/media';
 import {
 	DATA_TABLE_EXAMPLE,
+	createRequestPrompt,
 	createVideoTable,
 	setExampleSetting,
 	useVideoTable,
+	videoRows,
 	type VideoTable,
 	type VideoTableRow,
 } from './dataTable';
@@ -64,7 +66,7 @@ const ORPHAN_PROMPT = 'A fox crossing a snowy field';
 const STUCK_PROMPT = 'A clock tower at noon';
 
 /** 12 new rows, families by id and by name; the result columns are left empty (null). */
-const NEW_ROWS: VideoTableRow[] = [
+const NEW_ROWS: VideoTableRow[] = videoRows([
 	['Generic Video', 'video-model-1', '', 'A lighthouse at dusk', '{"duration": 6, "size": "768p"}'],
 	['generic', 'video-model-1', '', 'Rain on a window at night', ''],
 	['generic', 'video-model-1', '', 'A sneaker turning slowly', ''],
@@ -90,13 +92,7 @@ const NEW_ROWS: VideoTableRow[] = [
 	['Family C', 'vidu-q1', '', 'Two friends talking in a cafe', ''],
 	['familyC', 'vidu-q1', '', 'A cat watching birds', ''],
 	['Family C', 'vidu-q1', '', 'A train crossing a bridge', ''],
-].map(([family, model, endpoint, prompt, request]) => ({
-	family,
-	model,
-	endpoint,
-	prompt,
-	request,
-}));
+]);
 
 /** Create requests, by family. */
 const CREATE_PATHS = [
@@ -110,12 +106,6 @@ const CREATE_PATHS = [
 interface TimedRun extends NodeRun {
 	startTime?: number;
 	executionTime?: number;
-}
-
-function promptOf(body: unknown): string {
-	const fields = (body ?? {}) as { prompt?: unknown; content?: Array<{ text?: unknown }> };
-	if (typeof fields.prompt === 'string') return fields.prompt;
-	return String(fields.content?.find((part) => typeof part.text === 'string')?.text ?? '');
 }
 
 function countBy(values: string[]): Record<string, number> {
@@ -258,7 +248,7 @@ describe.each(N8N_LINES)('n8n line %s.x: a Data Table as the sheet', (line) => {
 	function creates(): string[] {
 		return sim.requests
 			.filter((request) => request.method === 'POST' && CREATE_PATHS.includes(request.path))
-			.map((request) => promptOf(request.body));
+			.map((request) => createRequestPrompt(request.body));
 	}
 
 	test(

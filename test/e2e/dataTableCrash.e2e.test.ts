@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { startSimulator, type RecordedRequest, type Simulator } from '../simulator';
 import {
 	DATA_TABLE_EXAMPLE,
+	createRequestPrompt,
 	createVideoTable,
 	setExampleSetting,
 	useVideoTable,
@@ -81,10 +82,6 @@ const rowsNamed = (name: string): VideoTableRow[] =>
 		}
 	});
 
-function promptOf(body: unknown): string {
-	return String((body as { prompt?: unknown } | undefined)?.prompt ?? '');
-}
-
 let sim: Simulator;
 let packDir: string;
 let gatewayPackage: PackedPackage;
@@ -106,7 +103,7 @@ function billedCreates(prefix: string): RecordedRequest[] {
 		(request) =>
 			request.method === 'POST' &&
 			CREATE_PATHS.includes(request.path) &&
-			promptOf(request.body).startsWith(prefix),
+			createRequestPrompt(request.body).startsWith(prefix),
 	);
 }
 
@@ -245,7 +242,7 @@ describe.each(N8N_LINES)('n8n line %s.x in queue mode: a worker dies mid-create'
 		);
 		expect(crash.rowsAfterKill.filter((row) => row.taskId)).toHaveLength(CHUNK);
 		const billedInKilledChunk = crash.billedAtKill - CHUNK;
-		const prompts = billedCreates(BEFORE).map((request) => promptOf(request.body));
+		const prompts = billedCreates(BEFORE).map((request) => createRequestPrompt(request.body));
 		const createdTwice = prompts.filter((prompt, index) => prompts.indexOf(prompt) !== index);
 		const rows = await beforeTable.rows();
 		const onARow = new Set(rows.map((row) => row.taskId));
@@ -270,7 +267,7 @@ describe.each(N8N_LINES)('n8n line %s.x in queue mode: a worker dies mid-create'
 		const crash = await killMidCreateAndRunAgain(WORKFLOW_ID, recipeTable, RECIPE, async () => {
 			const rows = await recipeTable.rows();
 			return paidA().every((request) =>
-				rows.some((row) => row.prompt === promptOf(request.body) && row.taskId),
+				rows.some((row) => row.prompt === createRequestPrompt(request.body) && row.taskId),
 			);
 		});
 		const { rowsAfterKill, rerun } = crash;
@@ -279,7 +276,7 @@ describe.each(N8N_LINES)('n8n line %s.x in queue mode: a worker dies mid-create'
 
 		// No prompt created twice, ever.
 		const billed = billedCreates(RECIPE);
-		const prompts = billed.map((request) => promptOf(request.body));
+		const prompts = billed.map((request) => createRequestPrompt(request.body));
 		expect(prompts.length).toBe(new Set(prompts).size);
 
 		// Every billed task is on its row, or its row is reported; at most one chunk's worth.
@@ -288,8 +285,10 @@ describe.each(N8N_LINES)('n8n line %s.x in queue mode: a worker dies mid-create'
 		const reported = allRunsOutput(rerun, 'Look at These Rows (may be billed, no task known)').map(
 			(row) => String(row.prompt),
 		);
-		const unrecorded = billed.filter((request) => !rowOf(promptOf(request.body))?.taskId);
-		for (const request of unrecorded) expect(reported).toContain(promptOf(request.body));
+		const unrecorded = billed.filter(
+			(request) => !rowOf(createRequestPrompt(request.body))?.taskId,
+		);
+		for (const request of unrecorded) expect(reported).toContain(createRequestPrompt(request.body));
 		expect(unrecorded.length).toBeLessThanOrEqual(CHUNK);
 		// Family A tasks came home by callback: none of them is unrecorded.
 		expect(unrecorded.filter((request) => request.path.startsWith('/vendor-a/'))).toEqual([]);
@@ -309,7 +308,7 @@ describe.each(N8N_LINES)('n8n line %s.x in queue mode: a worker dies mid-create'
 		}
 		const attachedByCallback = paidA().filter((request) => {
 			if (request.at > crash.killedAt) return false;
-			const row = rowOf(promptOf(request.body));
+			const row = rowOf(createRequestPrompt(request.body));
 			return row && rowsAfterKill.find((before) => before.id === row.id)?.taskId == null;
 		}).length;
 		process.stderr.write(
