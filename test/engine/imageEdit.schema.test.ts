@@ -58,7 +58,7 @@ describe('image edit request schema', () => {
 		[{ ...minimal, n: '2' }, 'Item 3: "n": must be a number'],
 		[
 			{ ...minimal, bbox_list: [[0, 0, 10, 10]] },
-			'Item 3: "bbox_list[0]": each region must be a JSON object (the spec: object[])',
+			'Item 3: "bbox_list[0]": each region must be a JSON object, e.g. {"x":0,"y":0,"w":100,"h":100} (the API field bbox_list takes a list of objects)',
 		],
 		[
 			{ ...minimal, bbox_list: [] },

@@ -151,7 +151,7 @@ const cases: Array<[string, ReturnType<typeof videoNode>, string]> = [
 			familyBPrompt: 'x',
 			options: { additionalBodyFields: '{"output_config": {"Duration": 5}}' },
 		}),
-		'"output_config": is not a Family B field: the spec names it "OutputConfig"',
+		'"output_config": is not a Family B API field: write it "OutputConfig" (Family B field names are PascalCase)',
 	],
 	[
 		'Family A omni-video shots without Multi-Shot on',

@@ -39,7 +39,10 @@ export const bboxListSchema = z.preprocess(
 	z
 		.array(
 			z.record(z.string(), z.unknown(), {
-				errorMap: () => ({ message: 'each region must be a JSON object (the spec: object[])' }),
+				errorMap: () => ({
+					message:
+						'each region must be a JSON object, e.g. {"x":0,"y":0,"w":100,"h":100} (the API field bbox_list takes a list of objects)',
+				}),
 			}),
 			{
 				invalid_type_error: 'must be a JSON list of regions, e.g. [{"x":0,"y":0,"w":100,"h":100}]',

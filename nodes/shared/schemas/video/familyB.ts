@@ -62,7 +62,7 @@ export const familyBCreateSchema = z
 				ctx.addIssue({
 					code: z.ZodIssueCode.custom,
 					path: [key],
-					message: `is not a Family B field: the spec names it "${specName}"`,
+					message: `is not a Family B API field: write it "${specName}" (Family B field names are PascalCase)`,
 				});
 			}
 		}
