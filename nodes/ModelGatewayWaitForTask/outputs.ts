@@ -1,6 +1,7 @@
 import type { IBinaryKeyData, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { downloadToBinary } from '../shared/media/binary';
+import type { NormalizedTask } from '../shared/tasks';
 import { taskItem, videoBinaryProperty } from '../shared/tasks/taskItem';
 import { PENDING_TASKS, type WaitEntry } from './entries';
 
@@ -46,28 +47,44 @@ export async function taskOutputItem(
 	item.json.waitedSeconds = waitedSeconds(entry, now);
 	item.json.polls = entry.polls;
 	item.json.lastCheckedAt = iso(entry.lastCheckedAt);
+	if (settings.downloadResult) {
+		await addDownloadedVideos(context, item, entry.task, entry.inputIndex, settings);
+	}
+	return item;
+}
+
+/**
+ * Downloads a succeeded task's videos into the item's binary data, after what it holds already
+ * (inline videos). A failed download keeps the item (the task succeeded and was billed) and says
+ * why in `downloadError`. Used for tasks this node checked and for finished tasks handed to it
+ * (a callback, a hand-on from another workflow), which are not queried again.
+ */
+export async function addDownloadedVideos(
+	context: IExecuteFunctions,
+	item: INodeExecutionData,
+	task: Pick<NormalizedTask, 'status' | 'taskId' | 'videoUrls'>,
+	itemIndex: number,
+	settings: OutputSettings,
+): Promise<void> {
+	if (task.status !== 'succeeded') return;
 	const binary: IBinaryKeyData = { ...item.binary };
 	const base = settings.binaryPropertyName;
-	const taskId = entry.task.taskId || 'video';
-	if (settings.downloadResult && entry.task.status === 'succeeded') {
-		const urls = entry.task.videoUrls;
-		const offset = Object.keys(binary).length;
-		for (const [index, url] of urls.entries()) {
-			try {
-				binary[videoBinaryProperty(base, offset + index)] = await downloadToBinary(context, url, {
-					fileNameBase: `${taskId}${offset + index === 0 ? '' : `_${offset + index}`}`,
-					what: `the video of task ${entry.task.taskId}`,
-					itemIndex: entry.inputIndex,
-					fallbackMimeType: 'video/mp4',
-				});
-			} catch (error) {
-				// The task succeeded and was billed: keep it, and say why its file is missing.
-				item.json.downloadError = (error as Error).message;
-			}
+	const taskId = task.taskId || 'video';
+	const offset = Object.keys(binary).length;
+	for (const [index, url] of (task.videoUrls ?? []).entries()) {
+		try {
+			binary[videoBinaryProperty(base, offset + index)] = await downloadToBinary(context, url, {
+				fileNameBase: `${taskId}${offset + index === 0 ? '' : `_${offset + index}`}`,
+				what: `the video of task ${task.taskId}`,
+				itemIndex,
+				fallbackMimeType: 'video/mp4',
+			});
+		} catch (error) {
+			// The task succeeded and was billed: keep it, and say why its file is missing.
+			item.json.downloadError = (error as Error).message;
 		}
 	}
 	if (Object.keys(binary).length > 0) item.binary = binary;
-	return item;
 }
 
 function withoutRaw(task: WaitEntry['task']): INodeExecutionData['json'] {

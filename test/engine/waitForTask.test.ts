@@ -146,6 +146,28 @@ describe('Model Gateway Wait for Task: Wait in This Execution', () => {
 		expect(gateway.simulator.requests.length).toBe(before);
 	});
 
+	it('downloads the video of a finished task handed to it (a callback, a hand-on) without querying the task', async () => {
+		const [task] = await createTasks('generic', { model: 'g', genericPrompt: 'handed on' });
+		const first = await runNode(waitNode(), {
+			credentials: gateway.credentials(),
+			input: [task],
+		});
+		const [done] = outputs(first);
+		expect(done[0].binary).toBeUndefined();
+		const before = gateway.simulator.requests.length;
+
+		const result = await runNode(waitNode({ options: { downloadResult: true } }), {
+			credentials: gateway.credentials(),
+			input: [{ json: done[0].json }],
+		});
+
+		const [succeeded] = outputs(result);
+		expect(succeeded[0].json).toMatchObject({ taskId: task.json.taskId, polls: 0 });
+		expect(await binaryBytes(succeeded[0], 'data')).toEqual(MP4_FILE.bytes);
+		// The bytes came from the public link (the simulator's CDN, not logged): no task query.
+		expect(gateway.simulator.requests.slice(before)).toEqual([]);
+	});
+
 	it('fails a reference that cannot be queried before any query, naming the item', async () => {
 		const [task] = await createTasks('generic', { model: 'g', genericPrompt: 'fine' });
 		const before = gateway.simulator.requests.length;

@@ -13,7 +13,12 @@ import { queryTask } from '../../shared/tasks/query';
 import type { NormalizedTask } from '../../shared/tasks';
 import { BATCH_REPORT_OPTION, CHECK_ONCE, waitForTaskProperties } from '../description';
 import { entriesOf, isFinishedTaskItem, type WaitEntry } from '../entries';
-import { stillRunningItem, taskOutputItem, type OutputSettings } from '../outputs';
+import {
+	addDownloadedVideos,
+	stillRunningItem,
+	taskOutputItem,
+	type OutputSettings,
+} from '../outputs';
 import {
 	BATCH_TOTALS,
 	batchReport,
@@ -47,6 +52,16 @@ interface Routes {
 	succeeded: Array<{ order: number; item: INodeExecutionData }>;
 	failed: Array<{ order: number; item: INodeExecutionData }>;
 	timedOut: Array<{ order: number; item: INodeExecutionData }>;
+}
+
+/** What a finished task item handed to this node says about its videos. */
+function finishedTask(json: IDataObject): Pick<NormalizedTask, 'status' | 'taskId' | 'videoUrls'> {
+	const urls = Array.isArray(json.videoUrls) ? json.videoUrls : [];
+	return {
+		status: json.status === 'succeeded' ? 'succeeded' : 'failed',
+		taskId: typeof json.taskId === 'string' ? json.taskId : '',
+		videoUrls: urls.filter((url): url is string => typeof url === 'string' && url !== ''),
+	};
 }
 
 function ordered(list: Array<{ order: number; item: INodeExecutionData }>): INodeExecutionData[] {
@@ -88,14 +103,22 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			const outcome = item.json.status === 'succeeded' ? 'succeeded' : 'failed';
 			countTask(totals, item.json as unknown as NormalizedTask, outcome);
 			const route = outcome === 'succeeded' ? routes.succeeded : routes.failed;
-			route.push({
-				order,
-				item: {
-					json: { ...item.json, waitedSeconds: 0, polls: 0 },
-					...(item.binary ? { binary: item.binary } : {}),
-					pairedItem: { item: itemIndex },
-				},
-			});
+			const finished: INodeExecutionData = {
+				json: { ...item.json, waitedSeconds: 0, polls: 0 },
+				...(item.binary ? { binary: item.binary } : {}),
+				pairedItem: { item: itemIndex },
+			};
+			// Its video is fetched from the task's own links: the task itself is not queried again.
+			if (outputSettings.downloadResult && !finished.binary) {
+				await addDownloadedVideos(
+					this,
+					finished,
+					finishedTask(item.json),
+					itemIndex,
+					outputSettings,
+				);
+			}
+			route.push({ order, item: finished });
 			continue;
 		}
 		try {
