@@ -329,6 +329,12 @@ export interface StartOptions {
 	env?: Record<string, string>;
 	/** Port for the editor and REST API (default: a free one). */
 	port?: number;
+	/**
+	 * Run n8n as a user does: none of the settings the suite otherwise turns on (task runners on
+	 * 1.x, the SQLite pool, the database ping timeout, the file-access folder on 1.x). Only what
+	 * every test run needs stays: loopback, ports, the user folder, no outbound calls.
+	 */
+	n8nDefaults?: boolean;
 }
 
 export async function startN8n(options: StartOptions): Promise<N8nInstance> {
@@ -337,7 +343,9 @@ export async function startN8n(options: StartOptions): Promise<N8nInstance> {
 		join(process.env.MG_E2E_RUN_DIR ?? tmpdir(), `n8n-${installation.version}-`),
 	);
 	const port = options.port ?? (await freePort());
-	const env = n8nEnv(installation, userFolder, port, await freePort(), options.env);
+	const env = n8nEnv(installation, userFolder, port, await freePort(), options.env, {
+		n8nDefaults: options.n8nDefaults === true,
+	});
 
 	const timings = new PhaseTimer();
 	try {
@@ -400,8 +408,23 @@ export function n8nEnv(
 	port: number,
 	brokerPort: number,
 	extra: Record<string, string> = {},
+	{ n8nDefaults = false }: { n8nDefaults?: boolean } = {},
 ): NodeJS.ProcessEnv {
 	const nodeBinDir = resolve(installation.nodeBinary, '..');
+	// Settings the suite turns on that a user's n8n does not have: each is named in the docs where
+	// a recipe needs it. A run on n8n's defaults leaves all of them out.
+	const suiteSettings: Record<string, string> = {
+		// 1.x: task runners on (2.x always has them).
+		...(installation.line === 1 ? { N8N_RUNNERS_ENABLED: 'true' } : {}),
+		// n8n 2.x's default for file nodes (only inside ~/.n8n-files), made explicit so that 1.x
+		// keeps the same rule: an example that writes files works the same way on both lines.
+		N8N_RESTRICT_FILE_ACCESS_TO: join(userFolder, N8N_FILES_FOLDER),
+		DB_SQLITE_POOL_SIZE: '2',
+		// n8n 2.x pings its database every few seconds with a 5 s limit and answers every request
+		// 503 "Database is not ready!" after one missed ping: on a busy machine that is n8n's
+		// failure, not ours. The setting "Running at scale" recommends.
+		DB_PING_TIMEOUT_MS: '30000',
+	};
 	return {
 		// A clean environment: nothing of the calling npm/jest process leaks into n8n.
 		PATH: `${nodeBinDir}:${process.env.PATH ?? '/usr/bin:/bin'}`,
@@ -412,18 +435,14 @@ export function n8nEnv(
 		N8N_HOST: '127.0.0.1',
 		N8N_PROTOCOL: 'http',
 		N8N_PORT: String(port),
-		// 1.x needs task runners switched on (2.x always has them) and names the webhook base URL
-		// differently.
+		// The webhook base URL (1.x and 2.x name it differently): the port is a free one.
 		...(installation.line === 1
-			? { N8N_RUNNERS_ENABLED: 'true', WEBHOOK_URL: `http://127.0.0.1:${port}/` }
+			? { WEBHOOK_URL: `http://127.0.0.1:${port}/` }
 			: { N8N_WEBHOOK_URL: `http://127.0.0.1:${port}/` }),
 		// Community packages load from the user folder (the default, made explicit: 2.x warns it
 		// will change).
 		N8N_COMMUNITY_PACKAGES_ENABLED: 'true',
 		N8N_UNVERIFIED_PACKAGES_ENABLED: 'true',
-		// n8n 2.x's default for file nodes (only inside ~/.n8n-files), made explicit so that 1.x
-		// keeps the same rule: an example that writes files works the same way on both lines.
-		N8N_RESTRICT_FILE_ACCESS_TO: join(userFolder, N8N_FILES_FOLDER),
 		N8N_RUNNERS_BROKER_LISTEN_ADDRESS: '127.0.0.1',
 		N8N_RUNNERS_BROKER_PORT: String(brokerPort),
 		// No outbound traffic.
@@ -441,11 +460,7 @@ export function n8nEnv(
 		N8N_PUBLIC_API_SWAGGERUI_DISABLED: 'true',
 		N8N_GRACEFUL_SHUTDOWN_TIMEOUT: '10',
 		N8N_LOG_LEVEL: process.env.MG_E2E_N8N_LOG_LEVEL ?? 'info',
-		DB_SQLITE_POOL_SIZE: '2',
-		// n8n 2.x pings its database every few seconds with a 5 s limit and answers every request
-		// 503 "Database is not ready!" after one missed ping: on a busy machine that is n8n's
-		// failure, not ours. The setting "Running at scale" recommends.
-		DB_PING_TIMEOUT_MS: '30000',
+		...(n8nDefaults ? {} : suiteSettings),
 		...extra,
 	};
 }

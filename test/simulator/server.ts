@@ -19,6 +19,8 @@ export interface PipelineDeps {
 	faults: FaultQueue;
 	tasks: TaskTable;
 	requestLog: RecordedRequest[];
+	/** Result file downloads, logged apart from the gateway's requests. */
+	fileDownloads: Array<{ path: string; at: number }>;
 	/** Latency, delay faults and stream gaps; stopped on close(). */
 	requestTimers: Timers;
 	rateLimiter: RateLimiter;
@@ -87,6 +89,7 @@ async function handleRequest(
 		if (createKey !== undefined) deps.ambiguousCreates.remember(createKey);
 	};
 	let record: RecordedRequest | undefined;
+	if (isPublicFile && method === 'GET') deps.fileDownloads.push({ path, at: Date.now() });
 	if (!isPublicFile) {
 		const at = Date.now();
 		record = { host, method, path, query, headers, body, at };

@@ -53,6 +53,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 
 class GatewaySimulator implements Simulator {
 	readonly requests: RecordedRequest[] = [];
+	readonly fileDownloads: Array<{ path: string; at: number }> = [];
 	readonly violations: Violation[] = [];
 	baseUrl = '';
 	identityUrl = '';
@@ -91,6 +92,7 @@ class GatewaySimulator implements Simulator {
 			faults: this.faults,
 			tasks: this.tasks,
 			requestLog: this.requests,
+			fileDownloads: this.fileDownloads,
 			requestTimers: this.requestTimers,
 			rateLimiter: this.rateLimiter,
 			violations: this.violations,
@@ -150,6 +152,7 @@ class GatewaySimulator implements Simulator {
 
 	reset(): void {
 		this.requests.length = 0;
+		this.fileDownloads.length = 0;
 		this.violations.length = 0;
 		this.faults.clear();
 		this.ambiguousCreates.clear();

@@ -122,6 +122,8 @@ export interface Simulator {
 	accessToken: string;
 	/** The request log; the simulator's own /files and /__control routes are left out. */
 	requests: RecordedRequest[];
+	/** Result file downloads (a CDN's access log): path and time of each GET of a /files link. */
+	fileDownloads: Array<{ path: string; at: number }>;
 	/** Method is case-insensitive ('*' for any); a string path matches as a prefix. */
 	requestsTo(method: string, path: string | RegExp): RecordedRequest[];
 	/** Faults are matched in order and consumed per use. */
