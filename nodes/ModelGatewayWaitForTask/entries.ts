@@ -171,10 +171,11 @@ function carriedCheckTimes(json: IDataObject): Pick<CarriedWait, 'lastCheckedAt'
 /**
  * The earliest time a task may be checked, by every rule that holds it back: its family's delay
  * after creation, the gap after its last check (as the item says, and as this process saw it,
- * another reader's included), and the next check a pass of this node published for it, whichever
- * shape the item came back in (Still Running as it is, or its tasks one item each).
+ * another reader's included), and the next check a pass of this node published for it. Items
+ * coming in and tasks just checked take their due time from here alike, so the nextCheckAt Still
+ * Running publishes is the time the next pass uses, never one it checks before.
  */
-function earliestCheckAt(
+export function earliestCheckAt(
 	task: Pick<WaitEntry, 'reference' | 'rule' | 'createdAtMs' | 'lastCheckedAt'>,
 	now: number,
 	publishedNextCheckAt?: number,

@@ -68,9 +68,25 @@ const FED_BACK: Array<[string, (stillRunning: IDataObject) => TestItem[]]> = [
 	],
 ];
 
-/** One pass of the loop: when it runs (the clock stands still there while it does). */
+/** One pass of the loop: when it runs, and whether the clock moves on while it does. */
 interface Pass {
 	at: number;
+	/**
+	 * Every reading of the clock 1 ms after the one before, as a real clock may move on between
+	 * two readings in one check; otherwise the clock stands still at `at`.
+	 */
+	ticking?: boolean;
+}
+
+/** Runs `run` on a clock that moves on 1 ms with every reading, from `from`. */
+async function onTickingClock<T>(from: number, run: () => Promise<T>): Promise<T> {
+	let readings = 0;
+	const now = jest.spyOn(Date, 'now').mockImplementation(() => from + readings++);
+	try {
+		return await run();
+	} finally {
+		now.mockRestore();
+	}
 }
 
 /** What one pass did: when it ran, the task's queries it made, the nextCheckAt it published. */
@@ -98,10 +114,12 @@ async function loop(
 	const run = async (pass: Pass) => {
 		setClock(pass.at);
 		const queriesBefore = gateway.simulator.pollLog(taskId).length;
-		const result = await runNode(
-			{ type: 'modelGatewayWaitForTask', parameters: { mode: 'checkOnce', ...parameters } },
-			{ credentials: gateway.credentials(), input },
-		);
+		const runPass = () =>
+			runNode(
+				{ type: 'modelGatewayWaitForTask', parameters: { mode: 'checkOnce', ...parameters } },
+				{ credentials: gateway.credentials(), input },
+			);
+		const result = pass.ticking ? await onTickingClock(pass.at, runPass) : await runPass();
 		expect(result.error('Node Under Test')).toBeUndefined();
 		const [succeeded, failed, timedOut, stillRunning] = outputs(result);
 		expect([succeeded.length, failed.length, timedOut.length, stillRunning.length]).toEqual([
@@ -169,6 +187,17 @@ describe('Wait for Task: a task fed straight back is never checked before its ne
 				{ at: next },
 			]);
 			expect(passes[0].nextCheckAt - passes[0].queries[0]).toBe(120_000);
+			expectPromisesKept(passes);
+		});
+
+		it('Task family S: after a check on a clock that moves on, the published time is the time it is checked next', async () => {
+			const task = await createTask('taskS');
+			const start = Date.now() + TASK_S_FIRST_QUERY_AFTER_MS + 60_000;
+			const passes = await loop(task, {}, feedBack, { at: start, ticking: true }, (next) => [
+				{ at: next - 1 },
+				{ at: next },
+			]);
+			expect(passes[0].nextCheckAt - passes[0].queries[0]).toBeGreaterThanOrEqual(60_000);
 			expectPromisesKept(passes);
 		});
 	});
