@@ -159,36 +159,45 @@ function expectPromisesKept(passes: PassRecord[]): void {
 	expect(published).toEqual(published.map(() => passes[0].nextCheckAt));
 }
 
+/**
+ * Tasks whose published interval is longer than their family's shortest gap between checks: the
+ * gap is where a pass that forgot the published time would check them.
+ */
+const LONGER_THAN_THE_GAP: Array<
+	[string, 'familyA' | 'taskS', IDataObject, { ageMs: number; gapMs: number; intervalMs: number }]
+> = [
+	[
+		'Family A, 5 minutes old: its interval grown to 15 s, its gap 10 s',
+		'familyA',
+		{},
+		{ ageMs: 5 * 60_000, gapMs: 10_000, intervalMs: 15_000 },
+	],
+	[
+		'Task family S with a 120 s Check Interval: its gap a minute and the margin',
+		'taskS',
+		{ intervalSeconds: 120 },
+		{ ageMs: TASK_S_FIRST_QUERY_AFTER_MS + 60_000, gapMs: 61_000, intervalMs: 120_000 },
+	],
+];
+
 describe('Wait for Task: a task fed straight back is never checked before its nextCheckAt', () => {
 	describe.each(FED_BACK)('fed back as %s', (_shape, feedBack) => {
-		it('Family A: checked at its nextCheckAt, not at the shortest gap after its last check', async () => {
-			const task = await createTask('familyA');
-			// Five minutes old: the interval has grown to 15 s, above the family's 10 s gap.
-			const aged = { ...task, createdAt: new Date(Date.now() - 5 * 60_000).toISOString() };
-			const start = Date.now();
-			// At once; 10 s later (the family's gap); 1 ms before the published time; at it.
-			const passes = await loop(aged, {}, feedBack, { at: start }, (next) => [
-				{ at: start + 10_000 },
-				{ at: next - 1 },
-				{ at: next },
-			]);
-			expect(passes[0].nextCheckAt - passes[0].queries[0]).toBe(15_000);
-			expectPromisesKept(passes);
-		});
-
-		it('Task family S with a 120 s Check Interval: checked at its nextCheckAt, not a minute after its last check', async () => {
-			const task = await createTask('taskS');
-			const start = Date.now() + TASK_S_FIRST_QUERY_AFTER_MS + 60_000;
-			// 11 minutes after creation; 61 s later (the family's gap and its margin); 1 ms
-			// before the published time; at it.
-			const passes = await loop(task, { intervalSeconds: 120 }, feedBack, { at: start }, (next) => [
-				{ at: start + 61_000 },
-				{ at: next - 1 },
-				{ at: next },
-			]);
-			expect(passes[0].nextCheckAt - passes[0].queries[0]).toBe(120_000);
-			expectPromisesKept(passes);
-		});
+		it.each(LONGER_THAN_THE_GAP)(
+			'%s: checked at its nextCheckAt, not at the gap after its last check',
+			async (_name, family, parameters, { ageMs, gapMs, intervalMs }) => {
+				const task = await createTask(family);
+				const start = Date.now() + ageMs;
+				// Checked first at `ageMs`; then passes at the gap, 1 ms before the published
+				// time, and at it.
+				const passes = await loop(task, parameters, feedBack, { at: start }, (next) => [
+					{ at: start + gapMs },
+					{ at: next - 1 },
+					{ at: next },
+				]);
+				expect(passes[0].nextCheckAt - passes[0].queries[0]).toBe(intervalMs);
+				expectPromisesKept(passes);
+			},
+		);
 
 		it('Task family S: after a check on a clock that moves on, the published time is the time it is checked next', async () => {
 			const task = await createTask('taskS');
