@@ -151,35 +151,66 @@ function validatedReference(
 	return reference;
 }
 
+/** What an item carries of its task's wait from an earlier reader, when it is about that task. */
+interface CarriedWait {
+	polls?: number;
+	waitStartedAt?: number;
+	lastCheckedAt?: number;
+	/** The next check a pass of this node published for the task (Still Running). */
+	nextCheckAt?: number;
+}
+
+/** When an item says its task was last checked and is next due: every item of its own task. */
+function carriedCheckTimes(json: IDataObject): Pick<CarriedWait, 'lastCheckedAt' | 'nextCheckAt'> {
+	return {
+		lastCheckedAt: epochMs(optionalText(json.lastCheckedAt)),
+		nextCheckAt: epochMs(optionalText(json.nextCheckAt)),
+	};
+}
+
+/**
+ * The earliest time a task may be checked, by every rule that holds it back: its family's delay
+ * after creation, the gap after its last check (as the item says, and as this process saw it,
+ * another reader's included), and the next check a pass of this node published for it. Items
+ * coming in and tasks just checked take their due time from here alike, so the nextCheckAt Still
+ * Running publishes is the time the next pass uses, never one it checks before.
+ */
+export function earliestCheckAt(
+	task: Pick<WaitEntry, 'reference' | 'rule' | 'createdAtMs' | 'lastCheckedAt'>,
+	now: number,
+	publishedNextCheckAt?: number,
+): number {
+	let dueAt = firstDueAt(task.rule, task.createdAtMs, now);
+	if (task.lastCheckedAt !== undefined) {
+		dueAt = Math.max(dueAt, task.lastCheckedAt + minGapMs(task.rule));
+	}
+	dueAt = Math.max(dueAt, nextQueryAllowedAt(task.reference) ?? 0);
+	return Math.max(dueAt, publishedNextCheckAt ?? 0);
+}
+
 function newEntry(
 	itemIndex: number,
 	reference: TaskReference,
 	task: NormalizedTask,
 	now: number,
-	state: { polls?: number; waitStartedAt?: number; lastCheckedAt?: number; nextCheckAt?: number },
+	carried: CarriedWait,
 	maxWaitMs: number,
 ): WaitEntry {
 	const rule = taskFamily(reference.family).pollPolicy;
-	const waitStartedAt = state.waitStartedAt ?? now;
+	const waitStartedAt = carried.waitStartedAt ?? now;
 	const createdAtMs = epochMs(reference.createdAt) ?? waitStartedAt;
-	let dueAt = firstDueAt(rule, createdAtMs, now);
-	// The last check, as the item says and as this process saw it (another reader's included).
-	if (state.lastCheckedAt !== undefined) {
-		dueAt = Math.max(dueAt, state.lastCheckedAt + minGapMs(rule));
-	}
-	dueAt = Math.max(dueAt, nextQueryAllowedAt(reference) ?? 0);
-	if (state.nextCheckAt !== undefined) dueAt = Math.max(dueAt, state.nextCheckAt);
+	const timing = { reference, rule, createdAtMs, lastCheckedAt: carried.lastCheckedAt };
 	return {
 		inputIndex: itemIndex,
 		reference,
 		rule,
 		createdAtMs,
 		waitStartedAt,
-		lastCheckedAt: state.lastCheckedAt,
-		polls: state.polls ?? 0,
+		lastCheckedAt: carried.lastCheckedAt,
+		polls: carried.polls ?? 0,
 		task,
 		failuresInRow: 0,
-		dueAt,
+		dueAt: earliestCheckAt(timing, now, carried.nextCheckAt),
 		// Max Wait counts from when waiting for the task began (this node, or the first pass of
 		// its loop), or from the task's first allowed check when that is later.
 		deadlineAt: Math.max(waitStartedAt, createdAtMs + rule.firstPollAfterMs) + maxWaitMs,
@@ -226,8 +257,7 @@ export function entriesOf(
 				{
 					polls: numberField(json.polls),
 					waitStartedAt: epochMs(optionalText(json.waitStartedAt)),
-					lastCheckedAt: epochMs(optionalText(json.lastCheckedAt)),
-					nextCheckAt: epochMs(optionalText(json.nextCheckAt)),
+					...carriedCheckTimes(json),
 				},
 				maxWaitMs,
 			);
@@ -240,16 +270,16 @@ export function entriesOf(
 		endpoint: parameterText(context, 'endpoint', itemIndex) || null,
 		createdAt: parameterText(context, 'createdAt', itemIndex) || null,
 	});
-	// A task item from an earlier reader (Timed Out, Get Status) says when it was last checked.
+	// A task item from an earlier reader says when it was last checked (Timed Out, Get Status)
+	// and, one of Still Running's tasks on its own (a Split Out), when it is next due.
 	const ownItem = item.json.family === reference.family && item.json.taskId === reference.taskId;
-	const lastCheckedAt = ownItem ? epochMs(optionalText(item.json.lastCheckedAt)) : undefined;
 	return [
 		newEntry(
 			itemIndex,
 			reference,
 			knownTask(item.json, reference),
 			now,
-			{ lastCheckedAt },
+			ownItem ? carriedCheckTimes(item.json) : {},
 			maxWaitMs,
 		),
 	];

@@ -12,7 +12,7 @@ import {
 import { queryTask } from '../../shared/tasks/query';
 import type { NormalizedTask } from '../../shared/tasks';
 import { BATCH_REPORT_OPTION, CHECK_ONCE, waitForTaskProperties } from '../description';
-import { entriesOf, isFinishedTaskItem, type WaitEntry } from '../entries';
+import { earliestCheckAt, entriesOf, isFinishedTaskItem, type WaitEntry } from '../entries';
 import {
 	addDownloadedVideos,
 	stillRunningItem,
@@ -149,7 +149,14 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		entry.lastCheckedAt = queriedAt;
 		entry.polls++;
 		totals.queries++;
-		const nextRegularCheck = nextDueAt(entry.rule, intervalMs, entry.createdAtMs, queriedAt);
+		// Taken when the query has been sent, through earliestCheckAt: for Task family S this
+		// process records the query at its own reading of the clock, a millisecond or more after
+		// `queriedAt`, and the next pass waits for that record too.
+		const nextRegularCheck = () =>
+			Math.max(
+				nextDueAt(entry.rule, intervalMs, entry.createdAtMs, queriedAt),
+				earliestCheckAt(entry, queriedAt),
+			);
 		try {
 			const parsed = await queryTask(this, entry.reference, {
 				traceId,
@@ -162,13 +169,13 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 				await settle(entry, parsed.task.status === 'succeeded' ? 'succeeded' : 'failed');
 				return { type: 'settled' };
 			}
-			return { type: 'pending', nextDueAt: nextRegularCheck };
+			return { type: 'pending', nextDueAt: nextRegularCheck() };
 		} catch (error) {
 			if (signal?.aborted) throw asNodeError(this, error, entry.inputIndex);
 			const failure = classify(error);
 			if (failure === 'rateLimited') {
 				const resumeAt = Date.now() + RATE_LIMIT_PAUSE_MS;
-				return { type: 'rateLimited', resumeAt, nextDueAt: Math.max(resumeAt, nextRegularCheck) };
+				return { type: 'rateLimited', resumeAt, nextDueAt: Math.max(resumeAt, nextRegularCheck()) };
 			}
 			if (failure === 'transient') {
 				entry.failuresInRow++;
@@ -176,7 +183,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 				this.logger.warn(
 					`Model Gateway Wait for Task: checking task ${entry.reference.taskId} failed (${(error as Error).message}); checking again in ${Math.round(backoff / 1000)} s`,
 				);
-				return { type: 'pending', nextDueAt: Math.max(nextRegularCheck, queriedAt + backoff) };
+				return { type: 'pending', nextDueAt: Math.max(nextRegularCheck(), queriedAt + backoff) };
 			}
 			// The gateway refused the query itself (unknown task, bad reference): report it as this task's failure.
 			entry.task = {
