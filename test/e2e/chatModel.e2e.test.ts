@@ -64,6 +64,22 @@ const modelRequests = () => sim.requestsTo('POST', /^\/v1\/(chat\/completions|re
 const everything = (execution: Execution): string => JSON.stringify(execution);
 
 const CHAT = '/v1/chat/completions';
+const RESPONSES = '/v1/responses';
+
+/** Issue 39: the gateway's error inside HTTP 200 (no choices, no output), echoing the key. */
+const errorInside200 = (path: string) => ({
+	kind: 'status' as const,
+	status: 200,
+	path,
+	body: {
+		error: {
+			message: `The upstream model is overloaded (request made with ${sim.apiKey})`,
+			type: 'server_error',
+			code: 'upstream_overloaded',
+		},
+	},
+});
+const REDACTED_OVERLOAD = 'The upstream model is overloaded (request made with ***)';
 
 /** A chat completion whose one tool call has arguments that are not JSON. */
 const BROKEN_TOOL_CALL = {
@@ -311,6 +327,22 @@ function describeAiNodes(line: N8nLine): void {
 				expect(modelRequests()).toHaveLength(1);
 			});
 
+			test('an HTTP 200 error body instead of a stream fails the turn in the gateway’s words, key redacted (issue 39)', async () => {
+				sim.injectFault(errorInside200(CHAT));
+				const { lines } = await chat('Tell me about otters');
+				const [execution] = (await running().waitForExecutions(workflowId('streaming'), 1)).filter(
+					(run) => run.status === 'error',
+				);
+				expect(execution).toBeDefined();
+				const [request] = modelRequests();
+				expect(everything(execution)).toContain(REDACTED_OVERLOAD);
+				expect(everything(execution)).toContain(`X-Trace-ID ${request.headers['x-trace-id']}`);
+				for (const text of [JSON.stringify(lines), everything(execution)])
+					expect(text).not.toContain(sim.apiKey);
+				expect(lines.some((line) => line.type === 'item' && line.content)).toBe(false);
+				expect(modelRequests()).toHaveLength(1);
+			});
+
 			test('a stream that breaks off mid-answer fails the turn and is not sent again', async () => {
 				const { lines } = await chat('STREAM_DROP tell me about badgers');
 				expect(lines.some((line) => line.type === 'item')).toBe(true);
@@ -384,6 +416,23 @@ function describeAiNodes(line: N8nLine): void {
 				expect(modelRequests()).toHaveLength(1);
 				expect(sim.violations).toEqual([]);
 			});
+
+			test.each([
+				['agent', CHAT],
+				['agentResponses', RESPONSES],
+			])(
+				'%s: an HTTP 200 error body stops the agent with the gateway’s words and the trace id, key redacted (issue 39)',
+				async (key, path) => {
+					sim.injectFault(errorInside200(path));
+					const { execution } = await running().runManualWorkflow(workflowId(key));
+					expect(execution.status).toBe('error');
+					const [request] = modelRequests();
+					expect(everything(execution)).toContain(REDACTED_OVERLOAD);
+					expect(everything(execution)).toContain(`X-Trace-ID ${request.headers['x-trace-id']}`);
+					expect(everything(execution)).not.toContain(sim.apiKey);
+					expect(modelRequests()).toHaveLength(1);
+				},
+			);
 
 			test('a tool call whose arguments are not JSON is a clear error', async () => {
 				sim.injectFault({ kind: 'status', status: 200, path: CHAT, body: BROKEN_TOOL_CALL });

@@ -22,6 +22,7 @@ import {
 	createDeferredPromise,
 	createRunExecutionData,
 	ICredentialsHelper,
+	NodeConnectionTypes,
 	Workflow,
 } from 'n8n-workflow';
 
@@ -29,7 +30,7 @@ import { ModelGatewayApi } from '../../credentials/ModelGatewayApi.credentials';
 import { ModelGatewayAssetReviewApi } from '../../credentials/ModelGatewayAssetReviewApi.credentials';
 import { packageNodeTypes } from './packageNodes';
 import type { TestItem } from './testNodes';
-import { AgeTasks, TestItemsSource, TransportProbe } from './testNodes';
+import { AgeTasks, ModelProbe, TestItemsSource, TransportProbe } from './testNodes';
 
 /**
  * Runs workflows through n8n's real engine in-process: n8n-core's WorkflowExecute over an
@@ -56,6 +57,7 @@ const nodeTypesByName: Record<string, INodeType> = {
 	'test.testItems': new TestItemsSource(),
 	'test.ageTasks': new AgeTasks(),
 	'test.transportProbe': new TransportProbe(),
+	'test.modelProbe': new ModelProbe(),
 };
 
 class PackageNodeTypes implements INodeTypes {
@@ -152,6 +154,8 @@ export interface WorkflowNodeSpec {
 	parameters: IDataObject;
 	continueOnFail?: boolean;
 	credentials?: boolean;
+	/** A sub-node connected to this node's AI Language Model input (e.g. the Chat Model). */
+	languageModel?: WorkflowNodeSpec;
 }
 
 export interface RunOptions {
@@ -209,13 +213,26 @@ export async function runChain(specs: WorkflowNodeSpec[], options: RunOptions): 
 		type: 'test.testItems',
 		parameters: { items: JSON.stringify(serializeItems(options.input ?? [{ json: {} }])) },
 	};
-	const nodes = [source, ...specs].map(toNode);
+	const chain = [source, ...specs].map(toNode);
 	const connections: Workflow['connectionsBySourceNode'] = {};
-	for (let index = 0; index < nodes.length - 1; index++) {
-		connections[nodes[index].name] = {
-			main: [[{ node: nodes[index + 1].name, type: 'main', index: 0 }]],
+	for (let index = 0; index < chain.length - 1; index++) {
+		connections[chain[index].name] = {
+			main: [[{ node: chain[index + 1].name, type: 'main', index: 0 }]],
 		};
 	}
+	// Sub-nodes run only when the node they serve asks for them, as in n8n.
+	const subNodes = specs.flatMap((spec, index) => {
+		if (!spec.languageModel) return [];
+		const parent = chain[index + 1].name;
+		const node = toNode({ name: `${parent} Model`, ...spec.languageModel }, chain.length + index);
+		connections[node.name] = {
+			[NodeConnectionTypes.AiLanguageModel]: [
+				[{ node: parent, type: NodeConnectionTypes.AiLanguageModel, index: 0 }],
+			],
+		};
+		return [node];
+	});
+	const nodes = [...chain, ...subNodes];
 	const workflow = new Workflow({
 		id: 'engine-test',
 		name: 'engine test',

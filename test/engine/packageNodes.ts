@@ -2,6 +2,7 @@ import type { INodeType } from 'n8n-workflow';
 
 import { ModelGatewayAssetReview } from '../../nodes/ModelGatewayAssetReview/ModelGatewayAssetReview.node';
 import { ModelGatewayChat } from '../../nodes/ModelGatewayChat/ModelGatewayChat.node';
+import { ModelGatewayChatModel } from '../../nodes/ModelGatewayChatModel/ModelGatewayChatModel.node';
 import { ModelGatewayImageEdit } from '../../nodes/ModelGatewayImageEdit/ModelGatewayImageEdit.node';
 import { ModelGatewayResponses } from '../../nodes/ModelGatewayResponses/ModelGatewayResponses.node';
 import { ModelGatewayVideo } from '../../nodes/ModelGatewayVideo/ModelGatewayVideo.node';
@@ -11,6 +12,7 @@ import { ModelGatewayWaitForTask } from '../../nodes/ModelGatewayWaitForTask/Mod
 /** Every node the package ships, as the engine tests load them. Add new nodes here. */
 export const packageNodeTypes: Record<string, INodeType> = {
 	modelGatewayChat: new ModelGatewayChat(),
+	modelGatewayChatModel: new ModelGatewayChatModel(),
 	modelGatewayAssetReview: new ModelGatewayAssetReview(),
 	modelGatewayImageEdit: new ModelGatewayImageEdit(),
 	modelGatewayResponses: new ModelGatewayResponses(),

@@ -161,3 +161,72 @@ export class AgeTasks implements INodeType {
 		];
 	}
 }
+
+/** What the probe needs of the LangChain model a Chat Model sub-node supplies. */
+interface SuppliedModel {
+	invoke(input: string): Promise<{ content: unknown; response_metadata?: IDataObject }>;
+	stream(input: string): Promise<AsyncIterable<{ content: unknown }>>;
+}
+
+/** The text of a LangChain message's content: a string, or text parts. */
+function contentText(content: unknown): string {
+	if (typeof content === 'string') return content;
+	if (!Array.isArray(content)) return '';
+	return content
+		.map((part: unknown) =>
+			typeof part === 'object' && part !== null && 'text' in part ? String(part.text) : '',
+		)
+		.join('');
+}
+
+/**
+ * Test-only node standing for a chain (n8n's Basic LLM Chain, one AI Agent step): asks the
+ * model on its AI Language Model input one prompt, plainly (`invoke`) or streamed (`stream`).
+ * n8n's engine supplies the model, running the sub-node's supplyData as it does for a chain.
+ */
+export class ModelProbe implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Model Probe',
+		name: 'modelProbe',
+		group: ['transform'],
+		version: 1,
+		description: 'Asks a connected chat model one prompt, for engine tests',
+		defaults: { name: 'Model Probe' },
+		inputs: [
+			NodeConnectionTypes.Main,
+			{
+				type: NodeConnectionTypes.AiLanguageModel,
+				displayName: 'Model',
+				required: true,
+				maxConnections: 1,
+			},
+		],
+		outputs: [NodeConnectionTypes.Main],
+		properties: [
+			{ displayName: 'Prompt', name: 'prompt', type: 'string', default: '' },
+			{ displayName: 'Stream', name: 'stream', type: 'boolean', default: false },
+		],
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const model = (await this.getInputConnectionData(
+			NodeConnectionTypes.AiLanguageModel,
+			0,
+		)) as SuppliedModel;
+		const prompt = this.getNodeParameter('prompt', 0) as string;
+		if (this.getNodeParameter('stream', 0) as boolean) {
+			const deltas: string[] = [];
+			for await (const chunk of await model.stream(prompt)) deltas.push(contentText(chunk.content));
+			return [[{ json: { text: deltas.join(''), deltas }, pairedItem: { item: 0 } }]];
+		}
+		const message = await model.invoke(prompt);
+		return [
+			[
+				{
+					json: { text: contentText(message.content), metadata: message.response_metadata ?? {} },
+					pairedItem: { item: 0 },
+				},
+			],
+		];
+	}
+}

@@ -190,3 +190,46 @@ describe('ResponsesStreamAggregator', () => {
 		expect(failureOf(() => new ResponsesStreamAggregator().finish()).kind).toBe('truncated');
 	});
 });
+
+describe('held to the API success rule (textAnswers.ts), streamed or whole', () => {
+	const gatewayError = { error: { message: 'The upstream is overloaded', code: 'overloaded' } };
+
+	it('a chat stream that ends without a choice is no answer', () => {
+		const aggregator = new ChatStreamAggregator();
+		aggregator.accept(data({ id: 'c', choices: [], usage: { total_tokens: 3 } }));
+		aggregator.accept(data('[DONE]'));
+		expect(failureOf(() => aggregator.finish())).toMatchObject({
+			kind: 'no-answer',
+			code: 'NO_ANSWER',
+			message: 'The gateway answered without an answer: the chat completion has no "choices"',
+		});
+	});
+
+	it('a responses stream whose completed response failed is no answer', () => {
+		const aggregator = new ResponsesStreamAggregator();
+		aggregator.accept(
+			data({
+				type: 'response.completed',
+				response: { status: 'failed', output: [], error: { code: 'quota', message: 'no quota' } },
+			}),
+		);
+		expect(failureOf(() => aggregator.finish())).toMatchObject({
+			kind: 'no-answer',
+			code: 'quota',
+			message: 'no quota',
+		});
+	});
+
+	it.each<[string, () => { whole(answer: IDataObject): IDataObject }, IDataObject]>([
+		['chat', () => new ChatStreamAggregator(), { choices: [{ message: { content: 'Hi' } }] }],
+		['responses', () => new ResponsesStreamAggregator(), { output: [{ type: 'message' }] }],
+	])('%s: a whole answer sent instead of a stream is held to it too', (_name, make, answer) => {
+		expect(make().whole(answer)).toEqual(answer);
+		expect(failureOf(() => make().whole(gatewayError))).toMatchObject({
+			kind: 'no-answer',
+			code: 'overloaded',
+			message: 'The upstream is overloaded',
+			payload: gatewayError,
+		});
+	});
+});

@@ -415,16 +415,42 @@ describe('reading a stream for a node', () => {
 
 	it('accepts a plain JSON answer from a gateway that ignored stream: true', async () => {
 		const { context } = fakeContext(undefined);
+		const answer = { id: 'x', choices: [{ index: 0, message: { content: 'Hi' } }] };
 		const result = await readStreamedAnswer(
 			context,
 			{
-				body: chunksOf('{"id":"x","choices":[]}', 4),
+				body: chunksOf(JSON.stringify(answer), 4),
 				headers: { 'content-type': 'application/json' },
 				redactor: NO_SECRETS,
 			},
 			new ChatStreamAggregator(),
 			0,
 		);
-		expect(result).toEqual({ id: 'x', choices: [] });
+		expect(result).toEqual(answer);
+	});
+
+	it('fails a plain JSON error body sent instead of a stream: its words, its code, the trace id, no key', async () => {
+		const { context, chunks } = fakeContext(true);
+		const key = 'sk-live-secret-123';
+		const body = `{"error":{"message":"quota of ${key} used up","type":"insufficient_quota","code":"quota"}}`;
+		const failure = await readStreamedAnswer(
+			context,
+			{
+				body: chunksOf(body, 5),
+				headers: { 'content-type': 'application/json' },
+				traceId: 't-39',
+				redactor: createRedactor([key]),
+			},
+			new ChatStreamAggregator(),
+			0,
+		).catch((error: unknown) => error as Error & { description?: string });
+		expect(failure).toMatchObject({
+			name: 'NodeApiError',
+			message: 'quota of *** used up',
+			description: expect.stringMatching(/error code quota\)\. X-Trace-ID t-39\.$/),
+		});
+		expect(JSON.stringify({ failure, ...failure })).not.toContain(key);
+		// Nothing was streamed to the chat: no begin, no error chunk.
+		expect(chunks).toEqual([]);
 	});
 });

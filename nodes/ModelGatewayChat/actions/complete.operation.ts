@@ -7,7 +7,7 @@ import {
 	timeoutOption,
 	traceIdOption,
 } from '../../shared/items/properties';
-import { ChatStreamAggregator } from '../../shared/streams/sse';
+import { CHAT_COMPLETIONS_API } from '../../shared/text/textApis';
 import {
 	executeTextOperation,
 	messageListProperty,
@@ -168,11 +168,10 @@ export const description: INodeProperties[] = [
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	return await executeTextOperation(this, {
-		path: '/v1/chat/completions',
+		api: CHAT_COMPLETIONS_API,
 		buildRequest: buildChatRequest,
 		wantsJson: (request) =>
 			['json_object', 'json_schema'].includes(String(request.response_format?.type)),
-		aggregator: () => new ChatStreamAggregator(),
 		simplify: simplifyChatCompletion,
 	});
 }

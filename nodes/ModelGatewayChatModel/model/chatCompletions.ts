@@ -3,7 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { CHAT_USAGE, normalizeUsage } from '../../shared/gateway/usage';
 import { chatCompletionRequestSchema } from '../../shared/schemas/chatCompletion';
-import { ChatStreamAggregator } from '../../shared/streams/sse';
+import { CHAT_COMPLETIONS_API } from '../../shared/text/textApis';
 import type { FunctionDefinition, ToolCallRequest } from './conversation';
 import { argumentsText, textOf, toolCallsOf, toolResultsOf } from './conversation';
 import type { ModelApi } from './modelApi';
@@ -50,7 +50,7 @@ const FINISH_REASONS: Record<string, FinishReason> = {
 };
 
 export const chatCompletionsApi: ModelApi = {
-	path: '/v1/chat/completions',
+	...CHAT_COMPLETIONS_API,
 	schema: chatCompletionRequestSchema,
 
 	body(settings, messages, tools: FunctionDefinition[], stream) {
@@ -74,8 +74,6 @@ export const chatCompletionsApi: ModelApi = {
 		}
 		return body;
 	},
-
-	aggregator: () => new ChatStreamAggregator(),
 
 	toolCalls(answer) {
 		const [choice] = (Array.isArray(answer.choices) ? answer.choices : []) as IDataObject[];

@@ -10,16 +10,16 @@ import type { IDataObject, ISupplyDataFunctions } from 'n8n-workflow';
 
 import { gatewayApiError } from '../../shared/gateway/gatewayError';
 import type { GatewayResponse } from '../../shared/gateway/transport';
-import { gatewayRequest } from '../../shared/gateway/transport';
 import { validateRequest } from '../../shared/schemas/validate';
 import {
-	asStreamFailure,
 	eventStreamTexts,
+	isByteStream,
 	isEventStream,
-	readWholeJsonAnswer,
 	streamFailureError,
+	wholeAnswerOutcome,
 	type StreamOutcome,
 } from '../../shared/streams/sse';
+import { sendToTextApi } from '../../shared/text/textApis';
 import { chatCompletionsApi } from './chatCompletions';
 import type { ToolCallRequest } from './conversation';
 import { argumentsProblem, functionDefinitions } from './conversation';
@@ -32,7 +32,8 @@ import type { GatewayApi, ModelSettings } from './settings';
  * The AI Agent's model: every call goes through the package's transport (credential, base URL,
  * X-Trace-ID, timeout, the execution's cancel signal, 429 waited out, nothing repeated that
  * the gateway may have processed, the key redacted, the gateway's own error words) and every
- * stream through its one SSE parser.
+ * stream through its one SSE parser; every answer, plain or streamed, is held to its API's
+ * success rule (textApis.ts), so a gateway error inside HTTP 200 stops the agent.
  */
 
 const MODEL_APIS: Record<GatewayApi, ModelApi> = {
@@ -64,17 +65,15 @@ async function send(
 		context.getNode(),
 		settings.itemIndex,
 	) as IDataObject;
-	return await gatewayRequest(
+	return await sendToTextApi(
 		context,
+		api,
 		{
-			method: 'POST',
-			path: api.path,
-			kind: 'create',
 			body,
+			stream,
 			traceId: settings.traceId,
 			itemIndex: settings.itemIndex,
 			timeoutMs: settings.timeoutMs,
-			stream,
 		},
 		settings.retryPolicy,
 	);
@@ -121,21 +120,8 @@ export async function generate(
 	tools: Tool[],
 ): Promise<GenerateResult> {
 	const response = await send(run, messages, tools, false);
-	return finishedAnswer(run, response, (response.body ?? {}) as IDataObject);
-}
-
-function isByteStream(body: unknown): body is AsyncIterable<Uint8Array | string> {
-	return typeof body === 'object' && body !== null && Symbol.asyncIterator in body;
-}
-
-/** A stream request answered with one plain JSON object (a gateway may do so): read whole. */
-async function wholeAnswer(body: unknown): Promise<StreamOutcome<IDataObject>> {
-	if (!isByteStream(body)) return { result: (body ?? {}) as IDataObject };
-	try {
-		return { result: await readWholeJsonAnswer(body) };
-	} catch (error) {
-		return { failure: asStreamFailure(error) };
-	}
+	// The transport only hands on a success of the API (textApis.ts).
+	return finishedAnswer(run, response, response.body as IDataObject);
 }
 
 /** Text as it arrives; then the finished answer's tool calls (whole) and its usage. */
@@ -145,13 +131,11 @@ export async function* stream(
 	tools: Tool[],
 ): AsyncGenerator<StreamChunk> {
 	const response = await send(run, messages, tools, true);
+	const aggregator = MODEL_APIS[run.settings.api].aggregator();
 	const events = isByteStream(response.body) && isEventStream(response.headers);
 	let outcome: StreamOutcome<IDataObject>;
 	if (events) {
-		const texts = eventStreamTexts(
-			response.body as AsyncIterable<Uint8Array | string>,
-			MODEL_APIS[run.settings.api].aggregator(),
-		);
+		const texts = eventStreamTexts(response.body as AsyncIterable<Uint8Array | string>, aggregator);
 		for (;;) {
 			const next = await texts.next();
 			if (next.done === true) {
@@ -161,7 +145,8 @@ export async function* stream(
 			yield { type: 'text-delta', delta: next.value };
 		}
 	} else {
-		outcome = await wholeAnswer(response.body);
+		// A stream request answered with one plain JSON object (a gateway may do so).
+		outcome = await wholeAnswerOutcome(response.body, aggregator);
 	}
 	if ('failure' in outcome) {
 		throw streamFailureError(

@@ -3,13 +3,16 @@ import type { IDataObject } from 'n8n-workflow';
 import type { z } from 'zod';
 
 import type { Usage } from '../../shared/gateway/usage';
-import type { StreamAggregator } from '../../shared/streams/sse';
+import type { TextApi } from '../../shared/text/textApis';
 import type { FunctionDefinition, ToolCallRequest } from './conversation';
 import type { ModelSettings } from './settings';
 
-/** What the model needs of one gateway API; chatCompletions.ts and responses.ts are the two. */
-export interface ModelApi {
-	path: string;
+/**
+ * What the model needs of one gateway API; chatCompletions.ts and responses.ts are the two.
+ * Path, stream aggregation and success rule are the API's own (textApis.ts), as the Chat and
+ * Responses nodes use them.
+ */
+export interface ModelApi extends TextApi {
 	/** The spec's constraints on the request body (nodes/shared/schemas). */
 	schema: z.ZodTypeAny;
 	body(
@@ -18,8 +21,6 @@ export interface ModelApi {
 		tools: FunctionDefinition[],
 		stream: boolean,
 	): IDataObject;
-	/** Turns a stream's events into the same answer a plain request gets. */
-	aggregator(): StreamAggregator<IDataObject>;
 	toolCalls(answer: IDataObject): ToolCallRequest[];
 	result(answer: IDataObject, metadata: IDataObject): GenerateResult;
 }

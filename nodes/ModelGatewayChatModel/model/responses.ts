@@ -3,8 +3,8 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { RESPONSES_USAGE, normalizeUsage } from '../../shared/gateway/usage';
 import { responsesRequestSchema } from '../../shared/schemas/responses';
-import { ResponsesStreamAggregator } from '../../shared/streams/sse';
 import { outputTextOf } from '../../shared/text/responseOutput';
+import { RESPONSES_API } from '../../shared/text/textApis';
 import type { FunctionDefinition, ToolCallRequest } from './conversation';
 import { argumentsText, textOf, toolCallsOf, toolResultsOf } from './conversation';
 import type { ModelApi } from './modelApi';
@@ -47,7 +47,7 @@ const list = (value: unknown): IDataObject[] =>
 	Array.isArray(value) ? (value as IDataObject[]) : [];
 
 export const responsesApi: ModelApi = {
-	path: '/v1/responses',
+	...RESPONSES_API,
 	schema: responsesRequestSchema,
 
 	body(settings, messages, tools: FunctionDefinition[], stream) {
@@ -64,8 +64,6 @@ export const responsesApi: ModelApi = {
 		if (stream) body.stream = true;
 		return body;
 	},
-
-	aggregator: () => new ResponsesStreamAggregator(),
 
 	toolCalls(answer) {
 		return list(answer.output)
@@ -93,15 +91,9 @@ export const responsesApi: ModelApi = {
 				input: call.arguments,
 			});
 		}
-		const incomplete = answer.status === 'incomplete';
+		// A failed response never gets here: it is no answer (textAnswers.ts) but an error.
 		const finishReason: FinishReason =
-			calls.length > 0
-				? 'tool-calls'
-				: incomplete
-					? 'length'
-					: answer.status === 'failed'
-						? 'error'
-						: 'stop';
+			calls.length > 0 ? 'tool-calls' : answer.status === 'incomplete' ? 'length' : 'stop';
 		return {
 			...(typeof answer.id === 'string' ? { id: answer.id } : {}),
 			finishReason,

@@ -8,7 +8,7 @@ import {
 	traceIdOption,
 } from '../../shared/items/properties';
 import { REASONING_EFFORTS, REASONING_SUMMARIES } from '../../shared/schemas/responses';
-import { ResponsesStreamAggregator } from '../../shared/streams/sse';
+import { RESPONSES_API } from '../../shared/text/textApis';
 import {
 	executeTextOperation,
 	messageListProperty,
@@ -173,11 +173,10 @@ export const description: INodeProperties[] = [
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	return await executeTextOperation(this, {
-		path: '/v1/responses',
+		api: RESPONSES_API,
 		buildRequest: buildResponsesRequest,
 		wantsJson: (request) =>
 			['json_object', 'json_schema'].includes(String(request.text?.format?.type)),
-		aggregator: () => new ResponsesStreamAggregator(),
 		simplify: simplifyResponse,
 	});
 }

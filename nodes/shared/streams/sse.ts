@@ -2,11 +2,13 @@ import type { IDataObject, IExecuteFunctions, INode, NodeApiError } from 'n8n-wo
 
 import type { Redactor } from '../gateway/gatewayError';
 import { gatewayApiError } from '../gateway/gatewayError';
+import type { BusinessFailureCheck } from '../gateway/transport';
+import { chatCompletionFailure, responseFailure } from '../schemas/textAnswers';
 
 /**
  * Server-sent events: an incremental parser that is correct for every split of the byte
  * stream, and the aggregators that turn a chat or responses event stream into the same
- * object the non-streamed call returns.
+ * object the non-streamed call returns, held to the same success rule (textAnswers.ts).
  */
 
 export interface SseEvent {
@@ -96,12 +98,17 @@ export class SseParser {
 	}
 }
 
-/** Why a stream did not produce a result. */
+/**
+ * Why a stream did not produce a result: an error inside it (`upstream`), an end before its
+ * last event (`truncated`), something unreadable (`malformed`), or an answer that is no
+ * success of its API (`no-answer`, with the gateway's own code when it gave one).
+ */
 export class StreamFailure extends Error {
 	constructor(
 		message: string,
-		readonly kind: 'upstream' | 'truncated' | 'malformed',
+		readonly kind: 'upstream' | 'truncated' | 'malformed' | 'no-answer',
 		readonly payload?: IDataObject,
+		readonly code?: string,
 	) {
 		super(message);
 		this.name = 'StreamFailure';
@@ -112,8 +119,23 @@ export class StreamFailure extends Error {
 export interface StreamAggregator<TResult> {
 	/** Takes one event; returns the text it adds to the answer, if any (for relaying). */
 	accept(event: SseEvent): string | undefined;
-	/** The aggregated result; throws StreamFailure when the stream never finished. */
+	/**
+	 * The aggregated result; throws StreamFailure when the stream never finished or finished
+	 * without an answer.
+	 */
 	finish(): TResult;
+	/**
+	 * A whole answer a gateway sent instead of a stream, held to the same rule as an
+	 * aggregated one; throws StreamFailure when it is no answer.
+	 */
+	whole(answer: IDataObject): TResult;
+}
+
+/** The answer when it is a success of its API (`rule`), else the StreamFailure it is. */
+function heldTo(rule: BusinessFailureCheck, answer: IDataObject): IDataObject {
+	const failure = rule(answer);
+	if (failure) throw new StreamFailure(failure.message, 'no-answer', answer, failure.code);
+	return answer;
 }
 
 function parseEventJson(event: SseEvent): IDataObject {
@@ -253,12 +275,16 @@ export class ChatStreamAggregator implements StreamAggregator<IDataObject> {
 					finish_reason: draft.finishReason,
 				};
 			});
-		return {
+		return this.whole({
 			...this.header,
 			object: 'chat.completion',
 			choices,
 			...(this.usage ? { usage: this.usage } : {}),
-		};
+		});
+	}
+
+	whole(answer: IDataObject): IDataObject {
+		return heldTo(chatCompletionFailure, answer);
 	}
 }
 
@@ -375,13 +401,17 @@ export class ResponsesStreamAggregator implements StreamAggregator<IDataObject> 
 				'truncated',
 			);
 		}
-		if (Array.isArray(this.final.output)) return this.final;
-		return {
+		if (Array.isArray(this.final.output)) return this.whole(this.final);
+		return this.whole({
 			...this.snapshot,
 			...this.final,
 			status: this.final.status ?? 'completed',
 			output: this.items.filter((item) => item !== undefined),
-		};
+		});
+	}
+
+	whole(answer: IDataObject): IDataObject {
+		return heldTo(responseFailure, answer);
 	}
 }
 
@@ -458,29 +488,42 @@ export function streamFailureError(
 		node,
 		{
 			message: failure.message,
-			code: failure.kind === 'upstream' ? 'STREAM_ERROR' : 'STREAM_INCOMPLETE',
+			code: failure.code ?? (failure.kind === 'upstream' ? 'STREAM_ERROR' : 'STREAM_INCOMPLETE'),
 			body: failure.payload,
-			description:
-				(failure.kind === 'upstream'
-					? 'The gateway reported this error in the middle of the streamed answer; the partial answer was discarded.'
-					: 'The streamed answer did not finish, so no partial result is returned.') +
-				(traceId ? ` X-Trace-ID ${traceId}.` : ''),
+			description: `${STREAM_FAILURE_NOTES[failure.kind](failure)}${traceId ? ` X-Trace-ID ${traceId}.` : ''}`,
 			itemIndex,
 		},
 		redactor,
 	);
 }
 
+const UNFINISHED = 'The streamed answer did not finish, so no partial result is returned.';
+
+/** What the error's description says about each kind of stream failure. */
+const STREAM_FAILURE_NOTES: Record<StreamFailure['kind'], (failure: StreamFailure) => string> = {
+	upstream: () =>
+		'The gateway reported this error in the middle of the streamed answer; the partial answer was discarded.',
+	truncated: () => UNFINISHED,
+	malformed: () => UNFINISHED,
+	'no-answer': (failure) =>
+		`The gateway answered the streamed request with HTTP 200 but without an answer (error code ${failure.code ?? 'none'}).`,
+};
+
 /** Whether a streamed request was answered with server-sent events (the default when unsaid). */
 export function isEventStream(headers: Record<string, string>): boolean {
 	return /event-stream/i.test(headers['content-type'] ?? 'text/event-stream');
+}
+
+/** Whether a body is a byte stream, as n8n hands on the answer to a stream request. */
+export function isByteStream(body: unknown): body is AsyncIterable<Uint8Array | string> {
+	return typeof body === 'object' && body !== null && Symbol.asyncIterator in body;
 }
 
 /**
  * A gateway may answer a stream request with one plain JSON object: read it whole, decoded
  * once; anything else throws a StreamFailure.
  */
-export async function readWholeJsonAnswer(
+async function readWholeJsonAnswer(
 	stream: AsyncIterable<Uint8Array | string>,
 ): Promise<IDataObject> {
 	const chunks: Buffer[] = [];
@@ -500,6 +543,24 @@ export async function readWholeJsonAnswer(
 }
 
 /**
+ * The answer to a stream request that is not an event stream (a gateway may answer with one
+ * plain JSON object): read whole and held to its API's rule like an aggregated answer. Never
+ * throws: a failure of any kind comes back as `failure`.
+ */
+export async function wholeAnswerOutcome(
+	body: unknown,
+	aggregator: StreamAggregator<IDataObject>,
+): Promise<StreamOutcome<IDataObject>> {
+	try {
+		if (isByteStream(body)) return { result: aggregator.whole(await readWholeJsonAnswer(body)) };
+		if (isRecord(body)) return { result: aggregator.whole(body) };
+		throw new StreamFailure('The gateway sent no stream', 'malformed');
+	} catch (error) {
+		return { failure: asStreamFailure(error) };
+	}
+}
+
+/**
  * The workflow-streaming side of n8n (`isStreaming`, `sendChunk`), present on n8n 1.10x
  * and later. Typed structurally so the package also loads on lines that lack it.
  */
@@ -515,7 +576,8 @@ interface StreamingCapableContext {
 /**
  * Reads a streamed gateway answer for one item into its aggregated object, relaying text
  * deltas to the workflow's own stream when the workflow streams. A gateway that answers
- * with plain JSON despite `stream: true` is accepted as is.
+ * with plain JSON despite `stream: true` is read whole; either way the answer is held to its
+ * API's rule (the aggregator's), so a body without an answer fails the item.
  */
 export async function readStreamedAnswer(
 	context: IExecuteFunctions,
@@ -529,29 +591,18 @@ export async function readStreamedAnswer(
 	itemIndex: number,
 ): Promise<IDataObject> {
 	const body = response.body;
-	if (!body || typeof body !== 'object' || !(Symbol.asyncIterator in body)) {
-		if (isRecord(body)) return body;
-		throw streamFailureError(
-			context.getNode(),
-			new StreamFailure('The gateway sent no stream', 'malformed'),
-			itemIndex,
-			response.redactor,
-			response.traceId,
-		);
-	}
-	const stream = body as AsyncIterable<Uint8Array | string>;
-	if (!isEventStream(response.headers)) {
-		try {
-			return await readWholeJsonAnswer(stream);
-		} catch (error) {
+	if (!isByteStream(body) || !isEventStream(response.headers)) {
+		const outcome = await wholeAnswerOutcome(body, aggregator);
+		if ('failure' in outcome) {
 			throw streamFailureError(
 				context.getNode(),
-				asStreamFailure(error),
+				outcome.failure,
 				itemIndex,
 				response.redactor,
 				response.traceId,
 			);
 		}
+		return outcome.result;
 	}
 
 	const streaming = context as unknown as StreamingCapableContext;
@@ -561,7 +612,7 @@ export async function readStreamedAnswer(
 	};
 	await send('begin');
 	const outcome = await aggregateEventStream(
-		stream,
+		body,
 		aggregator,
 		async (delta) => await send('item', delta),
 	);

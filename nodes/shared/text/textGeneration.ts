@@ -9,9 +9,9 @@ import type {
 import { itemParameter } from '../items/itemParameters';
 import { processItems } from '../items/items';
 import { parseJsonText } from '../items/jsonText';
-import type { StreamAggregator } from '../streams/sse';
 import { readStreamedAnswer } from '../streams/sse';
-import { gatewayRequest } from '../gateway/transport';
+import type { TextApi } from './textApis';
+import { sendToTextApi } from './textApis';
 
 /**
  * What the two text nodes (Chat and Responses) share: option properties for tools,
@@ -239,40 +239,29 @@ export function parseToolArguments(text: unknown): unknown {
 	return parseJsonAnswer(text) ?? text;
 }
 
-/** Sends one text request and returns the (aggregated, when streamed) answer and its trace ID. */
+/**
+ * Sends one text request and returns the answer (aggregated, when streamed) and its trace ID;
+ * an answer that is no success of the API fails the item in the gateway's words.
+ */
 export async function sendTextRequest(
 	context: IExecuteFunctions,
-	request: {
-		path: string;
-		body: IDataObject;
-		traceId?: string;
-		itemIndex: number;
-		aggregator: () => StreamAggregator<IDataObject>;
-	},
+	api: TextApi,
+	request: { body: IDataObject; traceId?: string; itemIndex: number },
 ): Promise<{ body: IDataObject; traceId?: string }> {
 	const stream = request.body.stream === true;
-	const response = await gatewayRequest<unknown>(context, {
-		method: 'POST',
-		path: request.path,
-		kind: 'create',
-		body: request.body,
-		traceId: request.traceId,
-		itemIndex: request.itemIndex,
-		stream,
-	});
+	const response = await sendToTextApi(context, api, { ...request, stream });
 	const body = stream
-		? await readStreamedAnswer(context, response, request.aggregator(), request.itemIndex)
-		: ((response.body ?? {}) as IDataObject);
+		? await readStreamedAnswer(context, response, api.aggregator(), request.itemIndex)
+		: (response.body as IDataObject);
 	return { body, traceId: response.traceId };
 }
 
 /** One text operation, as a node describes it to `executeTextOperation`. */
 export interface TextOperation<TRequest extends { model: string }> {
-	path: string;
+	api: TextApi;
 	buildRequest: (context: IExecuteFunctions, itemIndex: number) => TRequest;
 	/** Whether the request asks for JSON output (then the answer is parsed). */
 	wantsJson: (request: TRequest) => boolean;
-	aggregator: () => StreamAggregator<IDataObject>;
 	simplify: (
 		body: IDataObject,
 		context: { model: string; traceId?: string; wantsJson: boolean },
@@ -290,12 +279,10 @@ export async function executeTextOperation<TRequest extends { model: string }>(
 		{
 			prepare: (itemIndex) => operation.buildRequest(context, itemIndex),
 			send: async (request: TRequest, itemIndex) => {
-				const response = await sendTextRequest(context, {
-					path: operation.path,
+				const response = await sendTextRequest(context, operation.api, {
 					body: request as unknown as IDataObject,
 					traceId: itemParameter(context, 'options.traceId', itemIndex, ''),
 					itemIndex,
-					aggregator: operation.aggregator,
 				});
 				const json = itemParameter(context, 'simplify', itemIndex, true)
 					? operation.simplify(response.body, {
