@@ -168,6 +168,28 @@ describe('Model Gateway Wait for Task: Wait in This Execution', () => {
 		expect(gateway.simulator.requests.slice(before)).toEqual([]);
 	});
 
+	it('asks once for a finished task whose video came inline and is not in the item (Download Result)', async () => {
+		const [family, parameters] = CREATES[4];
+		const [task] = await createTasks(family, parameters);
+		const first = await runNode(waitNode(), { credentials: gateway.credentials(), input: [task] });
+		const [done] = outputs(first);
+		// Handed on as JSON only (e.g. posted to another workflow): the inline bytes stay behind.
+		expect(done[0].json).toMatchObject({ status: 'succeeded', videoUrls: [] });
+		const before = gateway.simulator.requests.length;
+
+		const result = await runNode(waitNode({ options: { downloadResult: true } }), {
+			credentials: gateway.credentials(),
+			input: [{ json: done[0].json }],
+		});
+
+		const [succeeded] = outputs(result);
+		expect(succeeded[0].json).toMatchObject({ taskId: task.json.taskId, polls: 1 });
+		expect(succeeded[0].binary?.data).toMatchObject({ mimeType: 'video/mp4' });
+		expect(gateway.simulator.requests.slice(before).map((request) => request.method)).toEqual([
+			'GET',
+		]);
+	});
+
 	it('fails a reference that cannot be queried before any query, naming the item', async () => {
 		const [task] = await createTasks('generic', { model: 'g', genericPrompt: 'fine' });
 		const before = gateway.simulator.requests.length;

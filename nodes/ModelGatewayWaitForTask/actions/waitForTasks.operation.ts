@@ -64,6 +64,15 @@ function finishedTask(json: IDataObject): Pick<NormalizedTask, 'status' | 'taskI
 	};
 }
 
+function videoOnlyByQuery(item: INodeExecutionData, settings: OutputSettings): boolean {
+	return (
+		settings.downloadResult &&
+		item.json.status === 'succeeded' &&
+		!item.binary &&
+		finishedTask(item.json).videoUrls.length === 0
+	);
+}
+
 function ordered(list: Array<{ order: number; item: INodeExecutionData }>): INodeExecutionData[] {
 	return list.sort((a, b) => a.order - b.order).map((entry) => entry.item);
 }
@@ -99,7 +108,9 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		const order = itemIndex * 1_000_000;
 		const carried = reportWanted ? carriedTotals(item.json[BATCH_TOTALS]) : undefined;
 		if (carried) mergeTotals(totals, carried);
-		if (isFinishedTaskItem(item.json)) {
+		// A finished task passes through unasked, unless its video is wanted and only a query can
+		// bring it (videos sent inline in the task's answer, not kept in the item).
+		if (isFinishedTaskItem(item.json) && !videoOnlyByQuery(item, outputSettings)) {
 			const outcome = item.json.status === 'succeeded' ? 'succeeded' : 'failed';
 			countTask(totals, item.json as unknown as NormalizedTask, outcome);
 			const route = outcome === 'succeeded' ? routes.succeeded : routes.failed;
