@@ -27,7 +27,18 @@ export const VIDEO_TABLE_COLUMNS = [
 	'finishedAt',
 ] as const;
 
-export type VideoTableColumn = (typeof VIDEO_TABLE_COLUMNS)[number];
+export const PIPELINE_EXAMPLE = 'video-pipeline-data-table.json';
+
+/** The pipeline's table: the batch's columns, and who claimed a row or a check, and when. */
+export const PIPELINE_TABLE_COLUMNS = [
+	...VIDEO_TABLE_COLUMNS,
+	'claimedBy',
+	'nextCheckAt',
+	'lastCheckedAt',
+	'checkedBy',
+] as const;
+
+export type VideoTableColumn = (typeof PIPELINE_TABLE_COLUMNS)[number];
 /** A row as n8n returns it: the columns (null when never written) and n8n's own `id`. */
 export type VideoTableRow = Partial<Record<VideoTableColumn, string | null>> & { id?: number };
 
@@ -114,12 +125,13 @@ export async function createVideoTable(
 	n8n: N8nInstance,
 	rows: VideoTableRow[],
 	name = 'video_batch',
+	columns: readonly VideoTableColumn[] = VIDEO_TABLE_COLUMNS,
 ): Promise<VideoTable> {
 	const project = await n8n.rest<{ id: string }>('GET', '/projects/personal');
 	const tables = `/projects/${project.id}/data-tables`;
 	const { id } = await n8n.rest<{ id: string }>('POST', tables, {
 		name,
-		columns: VIDEO_TABLE_COLUMNS.map((column) => ({ name: column, type: 'string' })),
+		columns: columns.map((column) => ({ name: column, type: 'string' })),
 	});
 	const table: VideoTable = {
 		id,
@@ -158,7 +170,11 @@ export function useVideoTable(workflow: WorkflowJson, tableId: string): void {
 }
 
 /** Sets a field of the example's Settings node (e.g. `callbackUrl`). */
-export function setExampleSetting(workflow: WorkflowJson, name: string, value: string): void {
+export function setExampleSetting(
+	workflow: WorkflowJson,
+	name: string,
+	value: string | number,
+): void {
 	const settings = workflow.nodes.find((node) => node.name === 'Settings');
 	const assignments = (
 		(settings?.parameters as JsonObject | undefined)?.assignments as JsonObject | undefined

@@ -153,6 +153,8 @@ describe.each(N8N_LINES)('n8n line %s.x: a Data Table as the sheet', (line) => {
 		const workflow = loadWorkflow(join(EXAMPLES_DIR, DATA_TABLE_EXAMPLE), WORKFLOW_ID);
 		n8n = await startN8n({
 			line,
+			// As a user runs it: none of the settings the rest of the suite turns on.
+			n8nDefaults: true,
 			packages: [gatewayPackage.tarball],
 			credentials: simulatorCredentials(sim),
 			workflows: [workflow],

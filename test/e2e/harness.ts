@@ -78,6 +78,15 @@ export const N8N_FILES_FOLDER = '.n8n-files';
 const READY_TIMEOUT_MS = 120_000;
 /** How long n8n may take to shut down after SIGTERM before it is killed. */
 export const STOP_GRACE_MS = 20_000;
+
+/** Workflow settings the public API accepts on update (both lines). */
+const WRITABLE_SETTINGS = [
+	'executionOrder',
+	'saveDataSuccessExecution',
+	'saveDataErrorExecution',
+	'saveManualExecutions',
+	'saveExecutionProgress',
+];
 const EXECUTION_TIMEOUT_MS = 60_000;
 const POLL_INTERVAL_MS = 200;
 const HTTP_TIMEOUT_MS = 30_000;
@@ -686,12 +695,15 @@ export class N8nInstance {
 	async updateWorkflow(workflowId: string, edit: (workflow: WorkflowJson) => void): Promise<void> {
 		const workflow = await this.publicApi<WorkflowJson>('GET', `/workflows/${workflowId}`);
 		edit(workflow);
-		const { executionOrder } = (workflow.settings ?? {}) as JsonObject;
+		const settings = (workflow.settings ?? {}) as JsonObject;
 		await this.publicApi('PUT', `/workflows/${workflowId}`, {
 			name: workflow.name,
 			nodes: workflow.nodes,
 			connections: workflow.connections,
-			settings: executionOrder === undefined ? {} : { executionOrder },
+			// What the public API takes back of the settings it answered with.
+			settings: Object.fromEntries(
+				Object.entries(settings).filter(([key]) => WRITABLE_SETTINGS.includes(key)),
+			),
 		});
 	}
 

@@ -1,0 +1,299 @@
+/**
+ * examples/video-pipeline-data-table.json in real n8n on n8n's own defaults (one process,
+ * SQLite, nothing the rest of the suite turns on): a standing pipeline. Rows are in an n8n Data
+ * Table; the workflow is activated (its schedule fires every few seconds here), and three manual
+ * runs are started at the same moment on top of it, so runs overlap on purpose while rows are
+ * added. Every create answer is slow (the simulator's latency), so overlapping runs really do
+ * reach for the same rows.
+ *
+ * The counts that must be 0: rows created twice, videos downloaded twice, rows completed twice
+ * (two files for one row), Task family S queries (their callbacks come: the spec asks for a query
+ * only when none came), and spec rules broken. A run that took rows and created none fails and
+ * says why.
+ */
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { startSimulator, type Simulator } from '../simulator';
+import {
+	PIPELINE_EXAMPLE,
+	PIPELINE_TABLE_COLUMNS,
+	createRequestPrompt,
+	createVideoTable,
+	setExampleSetting,
+	useVideoTable,
+	videoRows,
+	type VideoTable,
+	type VideoTableRow,
+} from './dataTable';
+import {
+	EXAMPLES_DIR,
+	createExampleFolders,
+	exampleWorkflowId,
+	simulatorCredentials,
+} from './examples';
+import {
+	N8N_LINES,
+	loadWorkflow,
+	packPackage,
+	startN8n,
+	until,
+	type Execution,
+	type JsonObject,
+	type N8nInstance,
+	type PackedPackage,
+	type WorkflowJson,
+} from './harness';
+
+const WORKFLOW_ID = exampleWorkflowId(PIPELINE_EXAMPLE);
+const FINISHED_VIDEO_PATH = 'model-gateway-finished-video';
+/** Every create and query answered this late: overlapping runs reach for the same rows. */
+const LATENCY_MS = 300;
+const PIPELINE_TIMEOUT_MS = 120_000;
+
+/** Create requests of the six families (POST). */
+const CREATE_PATHS = [
+	/^\/v1\/videos$/,
+	/^\/vendor-a\/v1\/videos\/(omni-video|image2video|text2video)$/,
+	/^\/vendor-b\/v1\/video\/generations$/,
+	/^\/vendor-c\/ent\/v2\/reference2video$/,
+	/:predictLongRunning$/,
+	/^\/v1\/task\/create$/,
+];
+
+function sheet(count: number, offset: number): VideoTableRow[] {
+	const families: Array<[string, string, string, string]> = [
+		['generic', 'video-model-1', '', ''],
+		['familyA', 'kling-video-2', 'omni-video', '{"aspect_ratio": "16:9"}'],
+		['familyB', 'hunyuan-video', '', ''],
+		['familyC', 'vidu-q1', '', ''],
+		['longRunning', 'veo-3', '', ''],
+		['taskS', 'seedance-video-1', '', ''],
+	];
+	return videoRows(
+		Array.from({ length: count }, (_, index) => {
+			const [family, model, endpoint, request] = families[(offset + index) % families.length];
+			return [family, model, endpoint, `Pipeline video ${offset + index + 1}`, request];
+		}),
+	);
+}
+
+function countBy(values: string[]): Record<string, number> {
+	const counts: Record<string, number> = {};
+	for (const value of values) counts[value] = (counts[value] ?? 0) + 1;
+	return counts;
+}
+
+function moreThanOnce(values: string[]): string[] {
+	return Object.entries(countBy(values))
+		.filter(([, count]) => count > 1)
+		.map(([value]) => value);
+}
+
+let sim: Simulator;
+let packDir: string;
+let gatewayPackage: PackedPackage;
+
+beforeAll(async () => {
+	sim = await startSimulator({ queuedMs: 200, runningMs: 800, latencyMs: LATENCY_MS });
+	packDir = mkdtempSync(join(process.env.MG_E2E_RUN_DIR ?? tmpdir(), 'mg-e2e-pack-'));
+	gatewayPackage = await packPackage(packDir);
+});
+
+afterAll(async () => {
+	await sim?.close();
+	if (packDir) rmSync(packDir, { recursive: true, force: true });
+});
+
+describe.each(N8N_LINES)('n8n line %s.x, on its defaults: the Data Table pipeline', (line) => {
+	let n8n: N8nInstance | undefined;
+	let table: VideoTable;
+	let videoFolder = '';
+
+	function running(): N8nInstance {
+		if (!n8n) throw new Error('n8n did not start');
+		return n8n;
+	}
+
+	/** The prompts of every create the gateway received. */
+	function creates(): string[] {
+		return sim.requests
+			.filter(
+				(request) =>
+					request.method === 'POST' && CREATE_PATHS.some((path) => path.test(request.path)),
+			)
+			.map((request) => createRequestPrompt(request.body));
+	}
+
+	async function failedExecutions(): Promise<Execution[]> {
+		const page = await running().publicApi<{ data: Execution[] }>(
+			'GET',
+			`/executions?workflowId=${WORKFLOW_ID}&status=error&includeData=true&limit=250`,
+		);
+		return page.data;
+	}
+
+	/** What the table and the failed runs say, for a run that did not finish. */
+	async function explain(): Promise<void> {
+		const rows = await table.rows();
+		const states = countBy(
+			rows.map(
+				(row) => `${String(row.family)}:${String(row.status)}:${row.finishedAt ? 'done' : 'open'}`,
+			),
+		);
+		const open = rows
+			.filter((row) => !row.finishedAt)
+			.slice(0, 5)
+			.map((row) => JSON.stringify(row));
+		const errors = (await failedExecutions()).map((execution) => {
+			const error = execution.data?.resultData.error;
+			const runData = execution.data?.resultData.runData ?? {};
+			const before = Object.keys(runData).slice(-2, -1)[0] ?? '';
+			const input = JSON.stringify(runData[before]?.[0]?.data?.main?.[0]?.[0]?.json ?? {});
+			return `${execution.mode} ${String(execution.data?.resultData.lastNodeExecuted)}: ${String(error?.message)} (after ${before}: ${input.slice(0, 1500)})`;
+		});
+		process.stderr.write(
+			`pipeline rows by family:status ${JSON.stringify(states)}\nopen rows:\n${open.join('\n')}\nfailed runs:\n${[
+				...new Set(errors),
+			].join('\n')}\n`,
+		);
+	}
+
+	beforeAll(async () => {
+		const workflow = loadWorkflow(join(EXAMPLES_DIR, PIPELINE_EXAMPLE), WORKFLOW_ID);
+		n8n = await startN8n({
+			line,
+			n8nDefaults: true,
+			packages: [gatewayPackage.tarball],
+			credentials: simulatorCredentials(sim),
+			workflows: [workflow],
+		});
+		videoFolder = createExampleFolders(n8n.userFolder);
+		table = await createVideoTable(n8n, sheet(18, 0), 'video_pipeline', PIPELINE_TABLE_COLUMNS);
+		const trigger = workflow.nodes.find((node) => node.name === 'Task Callback Trigger');
+		const callbackUrl = n8n.webhookUrl(`${String(trigger?.webhookId)}/${String(trigger?.id)}`);
+		await n8n.updateWorkflow(WORKFLOW_ID, (stored: WorkflowJson) => {
+			useVideoTable(stored, table.id);
+			setExampleSetting(stored, 'callbackUrl', callbackUrl);
+			setExampleSetting(stored, 'finishedVideoUrl', running().webhookUrl(FINISHED_VIDEO_PATH));
+			setExampleSetting(stored, 'rowsPerChunk', 4);
+			// Every 5 seconds instead of every minute: the same pipeline, a test's patience.
+			const schedule = stored.nodes.find((node) => node.name === 'Every Minute');
+			(schedule?.parameters as JsonObject).rule = {
+				interval: [{ field: 'seconds', secondsInterval: 5 }],
+			};
+		});
+	}, 300_000);
+
+	afterAll(async () => {
+		await n8n?.stop();
+	});
+
+	test(
+		'overlapping runs while rows arrive: every row created once, every video downloaded and recorded once',
+		async () => {
+			const n8n = running();
+			await n8n.activateWorkflow(WORKFLOW_ID);
+			await n8n.waitForWebhook(FINISHED_VIDEO_PATH);
+			// Three runs at once on top of the schedule.
+			await Promise.all([1, 2, 3].map(() => n8n.startManualWorkflow(WORKFLOW_ID)));
+			// More rows while runs are going.
+			await table.insert(sheet(12, 18));
+
+			const expected = 30;
+			try {
+				await until(
+					'every row finished',
+					PIPELINE_TIMEOUT_MS,
+					async () => (await table.rows()).filter((row) => row.finishedAt).length >= expected,
+					2_000,
+				);
+			} catch (error) {
+				await explain();
+				throw error;
+			}
+
+			const rows = await table.rows();
+			const prompts = creates();
+			const files = readdirSync(videoFolder).sort();
+			const downloads = sim.fileDownloads.map((download) => download.path);
+			const sTaskIds = rows
+				.filter((row) => row.family === 'taskS')
+				.map((row) => String(row.taskId));
+			const counts = {
+				rows: rows.length,
+				rowsCreatedTwice: moreThanOnce(prompts),
+				creates: prompts.length,
+				videosDownloadedTwice: moreThanOnce(downloads),
+				files: files.length,
+				taskSQueries: sTaskIds.reduce((sum, taskId) => sum + sim.pollLog(taskId).length, 0),
+				violations: sim.violations.map((violation) => violation.message),
+			};
+			process.stderr.write(
+				`video-data-table-pipeline on n8n ${line}.x (defaults): ${JSON.stringify(counts)}; ${
+					sim.requests.filter((request) => request.method === 'GET').length
+				} queries\n`,
+			);
+			expect(counts).toEqual({
+				rows: expected,
+				rowsCreatedTwice: [],
+				creates: expected,
+				videosDownloadedTwice: [],
+				files: expected,
+				taskSQueries: 0,
+				violations: [],
+			});
+			for (const row of rows) {
+				expect(row).toMatchObject({
+					status: 'succeeded',
+					error: '',
+					taskId: expect.any(String),
+					claimedBy: expect.any(String),
+					file: expect.stringContaining(
+						`-${String(row.taskId).replace(/[^A-Za-z0-9_-]+/g, '-')}.mp4`,
+					),
+					finishedAt: expect.any(String),
+				});
+			}
+			expect(new Set(rows.map((row) => row.taskId)).size).toBe(expected);
+			expect(await failedExecutions()).toEqual([]);
+		},
+		PIPELINE_TIMEOUT_MS + 60_000,
+	);
+
+	test('a run that takes rows and creates none of them fails and says why', async () => {
+		const createsBefore = creates().length;
+		await table.insert(
+			videoRows([
+				['familyA', 'kling-video-2', 'omni-video', 'No aspect ratio, first', ''],
+				['familyA', 'kling-video-2', 'omni-video', 'No aspect ratio, second', ''],
+			]),
+		);
+		let failed: Execution[] = [];
+		await until(
+			'a failed run',
+			60_000,
+			async () => {
+				failed = await failedExecutions();
+				return failed.length > 0;
+			},
+			1_000,
+		);
+		expect(creates().length).toBe(createsBefore);
+		expect(failed).toHaveLength(1);
+		expect(failed[0].data?.resultData.error?.message).toMatch(
+			/^This run took 2 rows and created none of them: 2 × "aspect_ratio": is required/,
+		);
+		const refused = (await table.rows()).filter((row) =>
+			String(row.prompt).startsWith('No aspect'),
+		);
+		for (const row of refused) {
+			expect(row).toMatchObject({
+				status: 'notCreated',
+				error: expect.stringContaining('aspect_ratio'),
+				finishedAt: expect.any(String),
+			});
+		}
+	});
+});
