@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
 import { NO_ANSWER_CODE, answerRule, firstFailure } from '../../nodes/shared/schemas/answerRule';
+import { NOT_A_REVIEW_RESULT, assetReviewFailure } from '../../nodes/shared/schemas/assetReview';
 import { imageEditFailure } from '../../nodes/shared/schemas/imageEdit';
 
 /** Issue 39: the one rule every answer the transport hands on is held to, per endpoint. */
@@ -81,5 +82,28 @@ describe('the image edit rule', () => {
 		],
 	])('%s is a failure', (_case, body, failure) => {
 		expect(imageEditFailure(body)).toEqual(failure);
+	});
+});
+
+describe('the asset review rule', () => {
+	it.each<[string, unknown]>([
+		['a finished review', { code: 200, status: 'completed', result: { items: [] } }],
+		['an accepted one', { code: '202', task_id: 'r-1', status: 'processing' }],
+		[
+			'a failed review without a code (the node reports it)',
+			{ status: 'failed', error_message: 'x' },
+		],
+		['a result without a code', { task_id: 'r-1' }],
+	])('%s is a success', (_case, body) => {
+		expect(assetReviewFailure(body)).toBeUndefined();
+	});
+
+	it.each<[string, unknown, { code: string; message: string }]>([
+		['an error code', { code: 429, message: 'too many' }, { code: '429', message: 'too many' }],
+		['an error body', gatewayError, OVERLOADED],
+		['no review field', { hello: 'world' }, { code: NO_ANSWER_CODE, message: NOT_A_REVIEW_RESULT }],
+		['a list', [1, 2], { code: NO_ANSWER_CODE, message: NOT_A_REVIEW_RESULT }],
+	])('%s is a failure', (_case, body, failure) => {
+		expect(assetReviewFailure(body)).toEqual(failure);
 	});
 });
