@@ -70,10 +70,10 @@ export interface GatewayRequest {
 	/**
 	 * What a success of the endpoint carries, and how its answer reports a failure inside HTTP
 	 * 200. Required, so no request is sent without its endpoint's rule (issue 39: answers
-	 * without one were handed on as empty successes); `undefined` only for a caller that reads
-	 * any answer itself. Streamed answers are held to it by their aggregator (sse.ts).
+	 * without one were handed on as empty successes). Streamed answers are held to it by their
+	 * aggregator (sse.ts).
 	 */
-	businessFailure: BusinessFailureCheck | undefined;
+	businessFailure: BusinessFailureCheck;
 	/** Index of the item this request serves, for error messages. */
 	itemIndex?: number;
 	timeoutMs?: number;
@@ -494,7 +494,7 @@ export async function gatewayRequest<TBody = IDataObject>(
 			});
 		}
 
-		const failure = request.stream ? undefined : request.businessFailure?.(raw.body);
+		const failure = request.stream ? undefined : request.businessFailure(raw.body);
 		if (failure) {
 			throw fail({
 				message: failure.message,
