@@ -10,12 +10,14 @@ import type {
 } from '../shared/schemas/assetReview';
 import {
 	ASSET_REVIEW_PATH,
+	assetReviewFailure,
 	assetReviewRequestSchema,
 	assetReviewResultSchema,
+	NOT_A_REVIEW_RESULT,
 } from '../shared/schemas/assetReview';
 import { validateRequest } from '../shared/schemas/validate';
 import type { GatewayResponse } from '../shared/gateway/transport';
-import { codeMemberFailure, gatewayRequest } from '../shared/gateway/transport';
+import { gatewayRequest } from '../shared/gateway/transport';
 import { isBlank } from '../shared/items/values';
 
 /** The request fields besides the URLs, as read from the node's parameters. */
@@ -94,11 +96,8 @@ export async function submitReview(
 			path: ASSET_REVIEW_PATH,
 			kind: 'create',
 			host: 'identity',
-			// `code` 200 (finished) and 202 (accepted, unfinished) are the successes.
-			businessFailure: codeMemberFailure(
-				(code) => [200, 202].includes(Number(code)),
-				'Asset review error code',
-			),
+			// `code` 200 (finished) or 202 (accepted, unfinished), and a review result at all.
+			businessFailure: assetReviewFailure,
 			body: request,
 			itemIndex,
 		});
@@ -111,7 +110,8 @@ export async function submitReview(
 		throw gatewayApiError(
 			context.getNode(),
 			{
-				message: 'The identity host answered with something that is not an asset review result',
+				// A review field of a type the reader cannot take (the rule saw a review result).
+				message: NOT_A_REVIEW_RESULT,
 				description: `Received: ${JSON.stringify(body ?? null).slice(0, 200)}. The review may still have been submitted; it was not sent again.`,
 				itemIndex,
 			},

@@ -11,6 +11,7 @@ import {
 	renamedBinary,
 } from '../shared/media/binary';
 import { normalizeUsage, type UsageFields } from '../shared/gateway/usage';
+import { imageWithoutDataMessage } from '../shared/schemas/imageEdit';
 import { mimeTypeForOutputFormat, sniffImageMimeType } from './imageFormat';
 
 /**
@@ -63,6 +64,10 @@ export const INLINE_IMAGE_KEYS = ['b64_json'] as const;
 
 const DEFAULT_IMAGE_MIME_TYPE = 'image/png';
 
+/**
+ * The output items of one edit. `response` is a success (the transport held it to
+ * `imageEditFailure`): it has images, each with a URL or base64 data.
+ */
 export async function imageEditOutput(
 	context: IExecuteFunctions,
 	itemIndex: number,
@@ -74,9 +79,6 @@ export async function imageEditOutput(
 ): Promise<INodeExecutionData[]> {
 	const shared = sharedJson(response, traceId);
 	const images = response.data ?? [];
-	if (images.length === 0)
-		return [{ json: { ...shared, images: [] }, pairedItem: { item: itemIndex } }];
-
 	const results: Array<{ json: IDataObject; binary?: IBinaryData }> = [];
 	// One at a time: a failing download names its image, and n is small.
 	for (const [index, entry] of images.entries()) {
@@ -88,6 +90,7 @@ export async function imageEditOutput(
 			binary: await resultBinary(context, itemIndex, response, index, image, {
 				content: settings.content,
 				storedImages,
+				traceId,
 			}),
 		});
 	}
@@ -158,7 +161,12 @@ async function resultBinary(
 	{
 		content,
 		storedImages,
-	}: { content: OutputContent; storedImages: ReadonlyArray<StoredMedia<IBinaryData>> },
+		traceId,
+	}: {
+		content: OutputContent;
+		storedImages: ReadonlyArray<StoredMedia<IBinaryData>>;
+		traceId: string | undefined;
+	},
 ): Promise<IBinaryData | undefined> {
 	const what = `result image ${index + 1} of ${response.data?.length ?? 0}`;
 	const fileNameBase = `edited-image-${index + 1}`;
@@ -187,11 +195,10 @@ async function resultBinary(
 		const extension = extensionFor(mimeType, mimeType.split('/')[1]);
 		return await base64ToBinary(context, image.b64_json, `${fileNameBase}.${extension}`, mimeType);
 	}
+	// Base64 data that was empty: only its stored bytes tell (the transport saw a marker).
 	throw new NodeOperationError(
 		context.getNode(),
-		`The gateway returned ${what} with neither a URL nor base64 data`,
-		{
-			itemIndex,
-		},
+		imageWithoutDataMessage(index, response.data?.length ?? 0),
+		{ itemIndex, description: traceId ? `X-Trace-ID ${traceId}` : undefined },
 	);
 }

@@ -607,6 +607,21 @@ describe('confirm with the gateway', () => {
 		expect(answer.status).toBe(502);
 		expect(harness!.executions).toHaveLength(0);
 	});
+
+	test('an error body inside HTTP 200 confirms nothing either → 502 with its message (issue 39)', async () => {
+		await start({ confirmWithGateway: true }, gateway.credentials());
+		const taskId = await createFamilyATask();
+		gateway.simulator.injectFault({
+			kind: 'status',
+			path: '/vendor-a/v1/videos/',
+			status: 200,
+			body: { error: { message: 'upstream overloaded', type: 'server_error' } },
+		});
+		const answer = await post(forgedFamilyA(taskId));
+		expect(answer.status).toBe(502);
+		expect(JSON.stringify(answer.body)).toContain('upstream overloaded');
+		expect(harness!.executions).toHaveLength(0);
+	});
 });
 
 describe('callbacks the simulator sends over HTTP', () => {

@@ -71,6 +71,9 @@ export class TestItemsSource implements INodeType {
 	}
 }
 
+/** For the transport's own tests: every answer is a success. */
+const anyAnswer = (): undefined => undefined;
+
 /**
  * Test-only node that sends one request through the package's transport, so the transport
  * is exercised inside the real engine with real credential authentication.
@@ -96,9 +99,11 @@ export class TransportProbe implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		// A function cannot travel as JSON: `businessFailureOf` names the family whose check to use.
+		// A function cannot travel as JSON: `businessFailureOf` names the family whose rule to use
+		// (its create answer's for a create, its task record's otherwise); without one the probe
+		// takes any answer, to test the transport itself.
 		const { businessFailureOf, ...request } = parseJsonParameter<
-			GatewayRequest & { businessFailureOf?: FamilyId }
+			Omit<GatewayRequest, 'businessFailure'> & { businessFailureOf?: FamilyId }
 		>(this.getNodeParameter('request', 0));
 		const retryPolicy = parseJsonParameter<Partial<RetryPolicy>>(
 			this.getNodeParameter('retryPolicy', 0),
@@ -108,7 +113,11 @@ export class TransportProbe implements INodeType {
 			{
 				itemIndex: 0,
 				...request,
-				businessFailure: businessFailureOf && TASK_FAMILIES[businessFailureOf].businessFailure,
+				businessFailure: businessFailureOf
+					? TASK_FAMILIES[businessFailureOf].answerFailure[
+							request.kind === 'create' ? 'create' : 'query'
+						]
+					: anyAnswer,
 			},
 			{ ...DEFAULT_RETRY_POLICY, ...retryPolicy },
 		);

@@ -2,7 +2,7 @@ import { packageNodeTypes } from '../engine/packageNodes';
 import { recognizeCallback, TASK_FAMILIES } from '../../nodes/shared/tasks';
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { ParseContext } from '../../nodes/shared/tasks';
+import type { FamilyId, ParseContext } from '../../nodes/shared/tasks';
 import { ModelGatewayVideo } from '../../nodes/ModelGatewayVideo/ModelGatewayVideo.node';
 
 /** Record parsing and callback recognition, on bodies shaped like upstream-notes.md describes. */
@@ -230,27 +230,95 @@ describe('callback recognition', () => {
 });
 
 describe('business failures inside HTTP 200, as each family reports them', () => {
-	it('Family A: a non-zero numeric code', () => {
-		const check = TASK_FAMILIES.familyA.businessFailure;
-		expect(check?.({ code: 0, message: '' })).toBeUndefined();
-		expect(check?.({ code: 1303, message: 'limit' })).toEqual({ code: '1303', message: 'limit' });
+	it('Family A: a non-zero numeric code, create and query', () => {
+		const { create, query } = TASK_FAMILIES.familyA.answerFailure;
+		expect(create({ code: 0, message: '', task_id: 'a-1' })).toBeUndefined();
+		expect(query({ code: 0, message: '', data: { task_id: 'a-1' } })).toBeUndefined();
+		for (const check of [create, query])
+			expect(check({ code: 1303, message: 'limit' })).toEqual({ code: '1303', message: 'limit' });
 	});
 
 	it('Task family S: a code other than success, when there is a code', () => {
-		const check = TASK_FAMILIES.taskS.businessFailure;
-		expect(check?.({ code: 'success', data: {} })).toBeUndefined();
-		expect(check?.({ code: 'SUCCESS', data: {} })).toBeUndefined();
-		expect(check?.({ id: 'task-1' })).toBeUndefined();
-		expect(check?.({ code: 'QuotaExceeded', message: 'quota' })).toEqual({
-			code: 'QuotaExceeded',
-			message: 'quota',
-		});
+		const { create, query } = TASK_FAMILIES.taskS.answerFailure;
+		expect(query({ code: 'success', data: { id: 't-1', status: 'running' } })).toBeUndefined();
+		expect(query({ code: 'SUCCESS', data: { status: 'queued' } })).toBeUndefined();
+		expect(create({ id: 'task-1' })).toBeUndefined();
+		for (const check of [create, query])
+			expect(check({ code: 'QuotaExceeded', message: 'quota' })).toEqual({
+				code: 'QuotaExceeded',
+				message: 'quota',
+			});
+	});
+});
+
+/** Issue 39: what a success of each family's answers carries; anything else is no task. */
+describe('what a success of each family answer carries', () => {
+	const gatewayError = { error: { message: 'overloaded', type: 'server_error', code: 'busy' } };
+	const noTask = (what: string) => ({
+		code: 'NO_ANSWER',
+		message: `The gateway answered without a task: ${what}`,
 	});
 
-	it('the families whose HTTP status says it all have no check', () => {
-		for (const family of ['generic', 'familyB', 'familyC', 'longRunning'] as const)
-			expect(TASK_FAMILIES[family].businessFailure).toBeUndefined();
-	});
+	it.each<[FamilyId, 'create' | 'query', unknown, string]>([
+		['taskS', 'create', { id: 'cgt-1' }, 'the create answer has no "id"'],
+		[
+			'taskS',
+			'query',
+			{ id: 'cgt-1', status: 'failed' },
+			'the task record has no "id" or "status"',
+		],
+		[
+			'familyA',
+			'create',
+			{ code: 0, data: { task_id: 'a-1' } },
+			'the create answer has no "task_id"',
+		],
+		[
+			'familyA',
+			'query',
+			{ code: 0, data: { task_status: 'failed', task_status_msg: 'no' } },
+			'the task record has no "task_id" or "task_status"',
+		],
+		[
+			'generic',
+			'create',
+			{ task_id: 17, status: 'queued' },
+			'the create answer has no "id" or "task_id"',
+		],
+		[
+			'familyB',
+			'query',
+			{ id: 'b-1', status: 'FINISH', error: { message: 'upstream failed' } },
+			'the task record has no "id", "task_id", "status" or "state"',
+		],
+		[
+			'familyC',
+			'create',
+			{ task_id: 'c-1', state: 'created' },
+			'the create answer has no "id" or "task_id"',
+		],
+		[
+			'longRunning',
+			'create',
+			{ name: 'models/m/operations/o-1' },
+			'the create answer has no "name"',
+		],
+		[
+			'longRunning',
+			'query',
+			{ done: true, error: { code: 3, message: 'blocked' } },
+			'the task record has no "name" or "done"',
+		],
+	])(
+		'%s %s: a task (its own error included) passes; an error body or nothing fails',
+		(family, kind, task, missing) => {
+			const check = TASK_FAMILIES[family].answerFailure[kind];
+			expect(check(task)).toBeUndefined();
+			expect(check(gatewayError)).toEqual({ code: 'busy', message: 'overloaded' });
+			expect(check({})).toEqual(noTask(missing));
+			expect(check({ id: '', task_id: null, name: ' ' })).toEqual(noTask(missing));
+		},
+	);
 });
 
 describe('the node description', () => {

@@ -1,8 +1,5 @@
-import {
-	NO_ANSWER_CODE,
-	chatCompletionFailure,
-	responseFailure,
-} from '../../nodes/shared/schemas/textAnswers';
+import { chatCompletionFailure, responseFailure } from '../../nodes/shared/schemas/textAnswers';
+import { NO_ANSWER_CODE } from '../../nodes/shared/schemas/answerRule';
 import { CHAT_COMPLETIONS_API, RESPONSES_API } from '../../nodes/shared/text/textApis';
 
 /** Issue 39: what a success of each text API carries, and what is a failure instead. */

@@ -17,7 +17,7 @@ import {
 	timeoutOption,
 	traceIdOption,
 } from '../../shared/items/properties';
-import { IMAGE_EDIT_SIZES } from '../../shared/schemas/imageEdit';
+import { IMAGE_EDIT_SIZES, imageEditFailure } from '../../shared/schemas/imageEdit';
 import type { ImageEditRequest } from '../../shared/schemas/imageEdit';
 import { gatewayRequest } from '../../shared/gateway/transport';
 import { asRecord, trimmedText } from '../../shared/items/values';
@@ -234,6 +234,8 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 					itemIndex,
 					timeoutMs: Number(options.timeout ?? DEFAULT_TIMEOUT_SECONDS) * 1000,
 					readJson: images.readJson,
+					// Only an answer with its images comes back; an HTTP 200 error body fails the item.
+					businessFailure: imageEditFailure,
 				});
 				return await imageEditOutput(
 					this,

@@ -58,7 +58,7 @@ export async function send(
 		path: request.path,
 		kind: 'create',
 		body: request.body,
-		businessFailure: family.businessFailure,
+		businessFailure: family.answerFailure.create,
 		traceId: settings.traceId,
 		itemIndex,
 	});

@@ -43,8 +43,9 @@ export interface BusinessFailure {
 
 /**
  * Reads a business failure out of an HTTP 200 body, or undefined when the answer is a
- * success. Supplied with the request by the module that knows the answer's shape (a video
- * family, the asset review operation), so the transport knows none of them.
+ * success: one that carries what a success of its endpoint carries (answerRule.ts).
+ * Supplied with the request by the module that knows the answer's shape (a text API, a
+ * video family, image edit, asset review), so the transport knows none of them.
  */
 export type BusinessFailureCheck = (body: unknown) => BusinessFailure | undefined;
 
@@ -66,8 +67,13 @@ export interface GatewayRequest {
 	 * found by support. Not sent to the identity host, which does not list it.
 	 */
 	traceId?: string;
-	/** How the answer reports a failure inside HTTP 200; without it the HTTP status says it all. */
-	businessFailure?: BusinessFailureCheck;
+	/**
+	 * What a success of the endpoint carries, and how its answer reports a failure inside HTTP
+	 * 200. Required, so no request is sent without its endpoint's rule (issue 39: answers
+	 * without one were handed on as empty successes). Streamed answers are held to it by their
+	 * aggregator (sse.ts).
+	 */
+	businessFailure: BusinessFailureCheck;
 	/** Index of the item this request serves, for error messages. */
 	itemIndex?: number;
 	timeoutMs?: number;
@@ -488,7 +494,7 @@ export async function gatewayRequest<TBody = IDataObject>(
 			});
 		}
 
-		const failure = request.stream ? undefined : request.businessFailure?.(raw.body);
+		const failure = request.stream ? undefined : request.businessFailure(raw.body);
 		if (failure) {
 			throw fail({
 				message: failure.message,

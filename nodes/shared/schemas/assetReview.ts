@@ -1,5 +1,8 @@
 import { z } from 'zod';
 
+import type { BusinessFailureCheck } from '../gateway/transport';
+import { codeMemberFailure } from '../gateway/transport';
+import { answerRule, firstFailure } from './answerRule';
 import { httpUrl } from './common';
 
 /** POST {identity_url}/api/overseas/asset/upload/sync, as the spec's Endpoints and Limits sections describe it. */
@@ -161,3 +164,28 @@ export const assetReviewResultSchema = z
 	.passthrough();
 
 export type AssetReviewResult = z.infer<typeof assetReviewResultSchema>;
+
+export const NOT_A_REVIEW_RESULT =
+	'The identity host answered with something that is not an asset review result';
+
+/** The fields by which an answer is a review result at all (its `code` is checked first). */
+const REVIEW_RESULT_FIELDS = ['code', 'status', 'task_id', 'track_id', 'result', 'error_message'];
+
+/**
+ * What a success of the review carries: `code` 200 (finished) or 202 (accepted, unfinished);
+ * any other code is the service's failure in its own words. An answer without a code must
+ * still be a review result (its status, ids, result or error message, which the node reads
+ * and reports): an HTTP 200 `{"error": {...}}` body was a finished review of nothing
+ * (issue 39). A failed review is a result, not a failure here: its verdicts are output.
+ */
+export const assetReviewFailure: BusinessFailureCheck = firstFailure(
+	codeMemberFailure((code) => [200, 202].includes(Number(code)), 'Asset review error code'),
+	answerRule(
+		z
+			.record(z.unknown())
+			.refine((body) =>
+				REVIEW_RESULT_FIELDS.some((field) => body[field] !== undefined && body[field] !== null),
+			),
+		() => NOT_A_REVIEW_RESULT,
+	),
+);

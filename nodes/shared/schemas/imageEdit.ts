@@ -1,9 +1,15 @@
 import { z } from 'zod';
 
+import type { BusinessFailureCheck } from '../gateway/transport';
+import { isRecord } from '../items/values';
 import { parseDataUri } from '../media/base64Text';
+import { answerRule } from './answerRule';
 import { integerAtLeast, requiredText, urlOrBase64 } from './common';
 
-/** POST /v1/images/edits, as the spec's Endpoints section describes it. */
+/**
+ * POST /v1/images/edits, as the spec's Endpoints section describes it, and what a success of
+ * it carries (its Image edit result).
+ */
 
 export const IMAGE_EDIT_SIZES = ['1K', '2K', '4K'] as const;
 
@@ -69,3 +75,40 @@ export const imageEditRequestSchema = z.object({
 });
 
 export type ImageEditRequest = z.infer<typeof imageEditRequestSchema>;
+
+/** An image of the result that carries no image: named by its place, as the user counts. */
+export function imageWithoutDataMessage(index: number, count: number): string {
+	return `The gateway returned result image ${index + 1} of ${count} with neither a URL nor base64 data`;
+}
+
+const carriesImage = (image: unknown): boolean =>
+	isRecord(image) &&
+	[image.url, image.b64_json].some((value) => typeof value === 'string' && value !== '');
+
+/**
+ * A success carries its images: `data` with at least one item, each with a `url` or its
+ * `b64_json` (spec, Image edit result). An HTTP 200 error body or an answer without an image
+ * was one successful item with `images: []` (issue 39); it is a failure in the gateway's
+ * words. Checked by the transport on the answer as read, so an inline image is then already
+ * in binary storage and stands as a marker string (jsonMediaStream.ts); whether its bytes are
+ * empty, only the stored media can tell (results.ts).
+ */
+export const imageEditFailure: BusinessFailureCheck = answerRule(
+	z.object({
+		data: z
+			.array(z.unknown())
+			.min(1)
+			.refine((images) => images.every(carriesImage)),
+	}),
+	(body) => {
+		const images = isRecord(body) ? body.data : undefined;
+		if (!Array.isArray(images))
+			return 'The gateway answered without an image: the image edit result has no "data"';
+		if (images.length === 0)
+			return 'The gateway answered without an image: the image edit result\'s "data" is empty';
+		return imageWithoutDataMessage(
+			images.findIndex((image) => !carriesImage(image)),
+			images.length,
+		);
+	},
+);

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 
-import type { BusinessFailure, BusinessFailureCheck } from '../gateway/transport';
-import { gatewayErrorMessage } from '../gateway/transport';
+import type { BusinessFailureCheck } from '../gateway/transport';
 import { isRecord } from '../items/values';
+import { answerRule } from './answerRule';
 
 /**
  * What a success of each text API carries, as the spec's resource tables say: a chat
@@ -10,15 +10,13 @@ import { isRecord } from '../items/values';
  * object has `output` items (an `incomplete` one may have none). An HTTP 200 answer without
  * them (an `{"error": {...}}` body, a response whose status is `failed`, a stream that ended
  * with nothing in it) is no answer: handed on, it became an empty answer and an agent's turn
- * "succeeded". It is a failure, in the gateway's own words. One rule per API, for every
- * caller: the transport holds plain answers to it (textApis.ts passes it with every text
- * request), the stream aggregators (sse.ts) streamed answers and whole ones sent instead of a
- * stream. Fields a success may still lack (id, model, usage) are not asked for: the upstream
- * notes say missing optional fields must be tolerated.
+ * "succeeded". It is a failure, in the gateway's own words (answerRule.ts, the rule every
+ * endpoint's answers are held to). One rule per API, for every caller: the transport holds
+ * plain answers to it (textApis.ts passes it with every text request), the stream aggregators
+ * (sse.ts) streamed answers and whole ones sent instead of a stream. Fields a success may
+ * still lack (id, model, usage) are not asked for: the upstream notes say missing optional
+ * fields must be tolerated.
  */
-
-/** Our code for a failure the gateway gave no code of its own for. */
-export const NO_ANSWER_CODE = 'NO_ANSWER';
 
 const jsonObject = z.object({}).passthrough();
 
@@ -34,31 +32,6 @@ const responseSuccess = z
 		// nothing yet; `failed` is the responses protocol's word for a response without an answer.
 		return word !== 'failed' && (output.length > 0 || word === 'incomplete');
 	});
-
-/** The gateway's own code of a failure (`error.code`, else `error.type`), or ours. */
-function failureCode(body: unknown): string {
-	const error = isRecord(body) ? body.error : undefined;
-	if (isRecord(error)) {
-		for (const value of [error.code, error.type]) {
-			if ((typeof value === 'string' && value !== '') || typeof value === 'number')
-				return String(value);
-		}
-	}
-	return NO_ANSWER_CODE;
-}
-
-function answerRule(
-	success: z.ZodTypeAny,
-	whatIsMissing: (body: unknown) => string,
-): BusinessFailureCheck {
-	return (body): BusinessFailure | undefined => {
-		const error = isRecord(body) ? body.error : undefined;
-		// An `error` beside an answer is still the gateway saying the request failed.
-		if ((error === undefined || error === null) && success.safeParse(body).success)
-			return undefined;
-		return { code: failureCode(body), message: gatewayErrorMessage(body) ?? whatIsMissing(body) };
-	};
-}
 
 /** POST /v1/chat/completions: a success has at least one choice with its message. */
 export const chatCompletionFailure: BusinessFailureCheck = answerRule(

@@ -10,6 +10,7 @@ import {
 	mapStatus,
 	normalizedTask,
 	requireTaskId,
+	taskAnswerFailures,
 	taskError,
 	text,
 } from './task';
@@ -83,10 +84,16 @@ function parseRecord(body: unknown, context: ParseContext): ParsedTask {
 	};
 }
 
+/** Business failures: a non-zero `code`, even on HTTP 200. */
+const FAMILY_A_CODE = codeMemberFailure((code) => Number(code) === 0);
+
 export const familyAFamily: TaskFamily = {
 	id: 'familyA',
 	displayName: 'Family A',
-	businessFailure: codeMemberFailure((code) => Number(code) === 0),
+	answerFailure: taskAnswerFailures(
+		{ create: ['task_id'], query: ['task_id', 'task_status'] },
+		FAMILY_A_CODE,
+	),
 	parseCreateResponse(body, context) {
 		const record = asRecord(body) ?? {};
 		const data = asRecord(record.data) ?? {};

@@ -35,6 +35,8 @@ export const familyCFamily: TaskFamily = {
 			rawStatus,
 		});
 	},
+	// Its create answer names the video id as the generic family's does.
+	answerFailure: querying.answerFailure,
 	buildQueryRequest: querying.buildQueryRequest,
 	parseTaskRecord: querying.parseTaskRecord,
 	pollPolicy: querying.pollPolicy,

@@ -7,6 +7,7 @@ import {
 	encodePathSegment,
 	normalizedTask,
 	requireTaskId,
+	taskAnswerFailures,
 	taskError,
 	text,
 } from './task';
@@ -145,6 +146,9 @@ export const longRunningFamily: TaskFamily = {
 		}
 		return parsed;
 	},
+	// An operation names itself; one still running may leave `done` out, a finished one has it
+	// (with its `error`, if it failed).
+	answerFailure: taskAnswerFailures({ create: ['name'], query: ['name', 'done'] }),
 	inlineMediaKeys: [INLINE_VIDEO_FIELD],
 	buildQueryRequest(reference) {
 		const split = splitOperationName(reference.taskId);

@@ -86,7 +86,7 @@ export async function queryTask(
 			method: query.method,
 			path: query.path,
 			kind: 'read',
-			businessFailure: family.businessFailure,
+			businessFailure: family.answerFailure.query,
 			traceId: options.traceId,
 			itemIndex: options.itemIndex,
 			timeoutMs: options.timeoutMs,

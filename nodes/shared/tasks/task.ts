@@ -1,8 +1,10 @@
 import type { IBinaryData, IDataObject } from 'n8n-workflow';
+import { z } from 'zod';
 
 import type { StoredMedia } from '../streams/jsonMediaStream';
 import type { Cost, Usage } from '../gateway/usage';
 import type { BusinessFailureCheck } from '../gateway/transport';
+import { answerRule, firstFailure } from '../schemas/answerRule';
 import type { FamilyId } from './familyIds';
 
 /**
@@ -130,10 +132,10 @@ export interface TaskFamily {
 	/** The family's name for people (selectors, subtitles, messages). */
 	displayName: string;
 	/**
-	 * Reads a business failure the family's answers report inside HTTP 200; given to the
-	 * transport with each request. Absent when the HTTP status says it all.
+	 * What a success of each of the family's answers carries, with the business failures they
+	 * report inside HTTP 200 (a family's `code`); given to the transport with each request.
 	 */
-	businessFailure?: BusinessFailureCheck;
+	answerFailure: TaskAnswerFailures;
 	/**
 	 * Keys under which the family's task records carry media as base64: such records are read
 	 * as a stream and the media stored as binary data as it arrives, never held whole.
@@ -148,6 +150,68 @@ export interface TaskFamily {
 	 * normalized task. Families without documented callbacks return undefined.
 	 */
 	recognizeCallback(body: unknown, context?: Partial<ParseContext>): NormalizedTask | undefined;
+}
+
+/**
+ * The success rule of each kind of a family's answers (issue 39): its create answer names
+ * the task it started, its query answer is a task record. An answer without them (an HTTP 200
+ * error body) is no task: before, it failed printing the whole body (key included) or became
+ * a task of status `unknown` that was polled on.
+ */
+export interface TaskAnswerFailures {
+	create: BusinessFailureCheck;
+	query: BusinessFailureCheck;
+}
+
+/** `"a"`, `"a" or "b"`, `"a", "b" or "c"`. */
+function fieldList(fields: readonly string[]): string {
+	const quoted = fields.map((field) => `"${field}"`);
+	return quoted.length > 1
+		? `${quoted.slice(0, -1).join(', ')} or ${quoted[quoted.length - 1]}`
+		: quoted.join('');
+}
+
+/**
+ * The rule for one kind of a family's answers: a success has a value (text, a number, a
+ * boolean) in one of `fields`, at its top or, for a family that wraps its records in
+ * `{code, message, data}` (`inData`), inside `data`: where the family's parser reads them.
+ * Its `error` member is the task's own (a failed task's reason), so only an answer that is no
+ * task fails, in the gateway's words or naming the fields (`what` has none of them).
+ */
+function taskAnswerRule(
+	what: string,
+	fields: readonly string[],
+	inData: boolean,
+): BusinessFailureCheck {
+	const hasField = (record: JsonRecord | undefined) =>
+		record !== undefined &&
+		fields.some((field) => text(record[field]) !== undefined || typeof record[field] === 'boolean');
+	const isTask = (body: unknown) =>
+		hasField(asRecord(body)) || (inData && hasField(asRecord(asRecord(body)?.data)));
+	return answerRule(
+		z.custom((body) => isTask(body)),
+		() => `The gateway answered without a task: ${what} has no ${fieldList(fields)}`,
+		{ errorBelongsToAnswer: true },
+	);
+}
+
+/**
+ * A family's rules from the fields that make its create answer and its task record a task.
+ * A family that reports business failures in a `{code, message, data}` envelope gives that
+ * check (`envelope`): it comes first, and the fields may stand inside `data`.
+ */
+export function taskAnswerFailures(
+	fields: { create: readonly string[]; query: readonly string[] },
+	envelope?: BusinessFailureCheck,
+): TaskAnswerFailures {
+	const rule = (what: string, kindFields: readonly string[]) => {
+		const shape = taskAnswerRule(what, kindFields, envelope !== undefined);
+		return envelope ? firstFailure(envelope, shape) : shape;
+	};
+	return {
+		create: rule('the create answer', fields.create),
+		query: rule('the task record', fields.query),
+	};
 }
 
 // ---- Status mapping ----

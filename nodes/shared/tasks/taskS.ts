@@ -12,6 +12,7 @@ import {
 	mapStatus,
 	normalizedTask,
 	requireTaskId,
+	taskAnswerFailures,
 	taskError,
 	text,
 } from './task';
@@ -77,11 +78,13 @@ function parseRecord(body: unknown, context: ParseContext): ParsedTask {
 	};
 }
 
+/** A `code` other than `success` is a failure; creation answers are a bare `{id}` without one. */
+const TASK_S_CODE = codeMemberFailure((code) => String(code).toLowerCase() === 'success');
+
 export const taskSFamily: TaskFamily = {
 	id: 'taskS',
 	displayName: 'Task Family S',
-	// Creation answers are a bare `{id}`: only a present `code` is checked.
-	businessFailure: codeMemberFailure((code) => String(code).toLowerCase() === 'success'),
+	answerFailure: taskAnswerFailures({ create: ['id'], query: ['id', 'status'] }, TASK_S_CODE),
 	parseCreateResponse(body, context) {
 		const record = asRecord(body) ?? {};
 		const taskId = requireTaskId(text(record.id) ?? text(asRecord(record.data)?.id), 'taskS', body);

@@ -4,6 +4,7 @@ import type {
 	ParsedTask,
 	PollPolicy,
 	StatusTable,
+	TaskAnswerFailures,
 	TaskFamily,
 	TaskStatus,
 } from './task';
@@ -16,6 +17,7 @@ import {
 	mapStatus,
 	normalizedTask,
 	requireTaskId,
+	taskAnswerFailures,
 	taskError,
 	text,
 } from './task';
@@ -100,6 +102,15 @@ export const VIDEO_TASK_POLL_POLICY: PollPolicy = {
 };
 
 /**
+ * A create answer names its video task (`id`, or the upstream's `task_id`); a query answer is
+ * the task record. The record's `error` is its task's failure, not the request's.
+ */
+const VIDEO_TASK_ANSWER_FAILURES: TaskAnswerFailures = taskAnswerFailures({
+	create: ['id', 'task_id'],
+	query: ['id', 'task_id', 'status', 'state'],
+});
+
+/**
  * The query side of a family whose tasks are read through GET /v1/videos/{id}; with
  * `createAnswersWithTask`, its create call also answers with the generic task field set.
  */
@@ -109,9 +120,10 @@ export function videoTaskQuerying(
 	options: { statusField?: string } = {},
 ): Pick<
 	TaskFamily,
-	'buildQueryRequest' | 'parseTaskRecord' | 'pollPolicy' | 'parseCreateResponse'
+	'buildQueryRequest' | 'parseTaskRecord' | 'pollPolicy' | 'parseCreateResponse' | 'answerFailure'
 > {
 	return {
+		answerFailure: VIDEO_TASK_ANSWER_FAILURES,
 		buildQueryRequest: (reference) => ({
 			method: 'GET',
 			path: videoQueryPath(reference.taskId),
