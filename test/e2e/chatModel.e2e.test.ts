@@ -122,7 +122,7 @@ function describeAiNodes(line: N8nLine): void {
 				line,
 				packages: [gatewayPackage.tarball],
 				credentials: simulatorCredentials(sim),
-				workflows: [...workflows(), ...loadExamples().filter((w) => w.id === AGENT_VIDEO_ID)],
+				workflows: [...workflows(), ...loadExamples(line).filter((w) => w.id === AGENT_VIDEO_ID)],
 			});
 		});
 

@@ -1,6 +1,7 @@
 /**
- * The example workflows users import (examples/*.json) and the credentials they reference.
- * The end-to-end suite and the "try it" command both use these, so the examples never rot.
+ * The example workflows users import (examples/*.json), the n8n lines each works on, and the
+ * credentials they reference. The end-to-end suite and the "try it" command both use these, so
+ * the examples never rot and each line gets only the examples that work there.
  */
 import { mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,10 +11,36 @@ import {
 	REPO_ROOT,
 	loadWorkflow,
 	type CredentialJson,
+	type N8nLine,
 	type WorkflowJson,
 } from './harness';
 
 export const EXAMPLES_DIR = join(REPO_ROOT, 'examples');
+
+const BOTH_LINES: readonly N8nLine[] = [1, 2];
+
+/**
+ * Every example and the n8n lines it works on: the one place that says so. The e2e suite and
+ * `npm run try-it` import an example only into these lines; loading fails when a file in
+ * examples/ is missing here or a name here has no file, so a new example must say where it works.
+ */
+export const EXAMPLE_LINES: Readonly<Record<string, readonly N8nLine[]>> = {
+	// The Model Gateway Chat Model runs on n8n's AI Node SDK, which n8n 1.x does not have:
+	// activating the workflow there fails ("Cannot read properties of undefined (reading 'execute')").
+	'ai-agent-video.json': [2],
+	'asset-review-routing.json': BOTH_LINES,
+	'chat.json': BOTH_LINES,
+	'image-edit.json': BOTH_LINES,
+	'responses-chaining.json': BOTH_LINES,
+	'task-callback-create.json': BOTH_LINES,
+	'task-callback-react.json': BOTH_LINES,
+	'task-callback-sweeper.json': BOTH_LINES,
+	'video-all-families.json': BOTH_LINES,
+	'video-batch-durable-loop.json': BOTH_LINES,
+	'video-batch.json': BOTH_LINES,
+	'video-data-table-batch.json': BOTH_LINES,
+	'video-sheet-mixed-batch.json': BOTH_LINES,
+};
 
 /**
  * Credential ids and names the examples reference. n8n matches an imported workflow's
@@ -55,14 +82,35 @@ export function exampleWorkflowId(fileName: string): string {
 	return `ex${fileName.replace(/\.json$/, '').replace(/[^A-Za-z0-9]/g, '')}`.slice(0, 16);
 }
 
-/** Every examples/*.json, with its fixed id. */
-export function loadExamples(): WorkflowJson[] {
+/** The file names of examples/*.json, sorted, checked against EXAMPLE_LINES. */
+export function exampleFiles(): string[] {
 	const files = readdirSync(EXAMPLES_DIR)
 		.filter((file) => file.endsWith('.json'))
 		.sort();
+	const unlisted = files.filter((file) => !Object.hasOwn(EXAMPLE_LINES, file));
+	const missing = Object.keys(EXAMPLE_LINES).filter((file) => !files.includes(file));
+	if (unlisted.length || missing.length)
+		throw new Error(
+			`EXAMPLE_LINES (test/e2e/examples.ts) and examples/ differ: ${[
+				...unlisted.map((file) => `${file} has no n8n lines listed`),
+				...missing.map((file) => `${file} is listed but not in examples/`),
+			].join('; ')}`,
+		);
 	const ids = new Set(files.map(exampleWorkflowId));
 	if (ids.size !== files.length) throw new Error('two examples would get the same workflow id');
-	return files.map((file) => loadWorkflow(join(EXAMPLES_DIR, file), exampleWorkflowId(file)));
+	return files;
+}
+
+/** The examples that work on n8n line `line`, each with its fixed id. */
+export function loadExamples(line: N8nLine): WorkflowJson[] {
+	return exampleFiles()
+		.filter((file) => EXAMPLE_LINES[file].includes(line))
+		.map((file) => loadWorkflow(join(EXAMPLES_DIR, file), exampleWorkflowId(file)));
+}
+
+/** The examples that do not work on n8n line `line` (file names): left out of its imports. */
+export function examplesNotOn(line: N8nLine): string[] {
+	return exampleFiles().filter((file) => !EXAMPLE_LINES[file].includes(line));
 }
 
 /**

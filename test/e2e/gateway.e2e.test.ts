@@ -1,6 +1,7 @@
 /**
  * The package inside real n8n against the gateway simulator: credential tests through n8n's own
- * "Test" endpoint, every example workflow users import (examples/*.json), run as shipped, and
+ * "Test" endpoint, every example workflow users import (examples/*.json) on the lines it works on
+ * (EXAMPLE_LINES), run as shipped, and
  * n8n's AI Agent (with its OpenAI Chat Model pointed at the simulator) using our Chat node as a tool.
  */
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
@@ -87,7 +88,7 @@ describe.each(N8N_LINES)('n8n line %s.x with the gateway simulator', (line) => {
 				{ ...OPENAI_SIMULATOR_CREDENTIAL, data: { apiKey: sim.apiKey, url: `${sim.baseUrl}/v1` } },
 			],
 			workflows: [
-				...loadExamples(),
+				...loadExamples(line),
 				loadWorkflow(join(__dirname, 'workflows', 'chat-streamed.json'), 'chatstreamed'),
 				loadWorkflow(join(__dirname, 'workflows', 'agent-tool.json'), 'agenttool'),
 				loadWorkflow(join(__dirname, 'workflows', 'multibyte-text.json'), 'multibytetext'),

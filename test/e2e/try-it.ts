@@ -1,7 +1,8 @@
 /**
  * The "try it" command (scripts/try-it.sh runs this compiled, from .build/test/e2e/try-it.js):
- * starts the gateway simulator and a real n8n 1.x with this package installed as a community
- * package, the simulator credentials and every example workflow imported, and an owner account;
+ * starts the gateway simulator and a real n8n (2.x, the current line; TRY_IT_N8N_LINE=1 for 1.x)
+ * with this package installed as a community package, the simulator credentials, every example
+ * workflow that works on that line imported (EXAMPLE_LINES in examples.ts) and an owner account;
  * prints the editor URL and login, and stops both on Ctrl-C / SIGTERM.
  *
  * Ports (127.0.0.1 only): TRY_IT_N8N_PORT (5678), SIM_PORT (5680), SIM_IDENTITY_PORT (5681).
@@ -23,6 +24,7 @@ import {
 import {
 	createExampleFolders,
 	exampleWorkflowId,
+	examplesNotOn,
 	loadExamples,
 	simulatorCredentials,
 } from './examples';
@@ -64,7 +66,8 @@ async function assertPortFree(port: number, what: string): Promise<void> {
 }
 
 async function main(): Promise<void> {
-	const line = numberFromEnv('TRY_IT_N8N_LINE', 1) as N8nLine;
+	// 2.x is the current line; 1.x on request (scripts/try-it.sh sets it, with the same default).
+	const line = numberFromEnv('TRY_IT_N8N_LINE', 2) as N8nLine;
 	if (!(line in N8N_VERSIONS)) throw new Error(`TRY_IT_N8N_LINE must be 1 or 2`);
 	const n8nPort = numberFromEnv('TRY_IT_N8N_PORT', 5678);
 	const simPort = numberFromEnv('SIM_PORT', 5680);
@@ -102,10 +105,16 @@ async function main(): Promise<void> {
 			`Gateway simulator on ${sim.baseUrl} (identity host ${sim.identityUrl})\n`,
 		);
 		const { tarball } = await packPackage(packDir);
-		const workflows = loadExamples();
+		// Only what works on this line: an example imported where it cannot work fails when used.
+		const workflows = loadExamples(line);
 		process.stdout.write(
 			`Starting n8n ${N8N_VERSIONS[line]} with the package and ${workflows.length} example workflow(s)...\n`,
 		);
+		const leftOut = examplesNotOn(line);
+		if (leftOut.length)
+			process.stdout.write(
+				`Not imported, they do not work on n8n ${line}.x: ${leftOut.join(', ')}\n`,
+			);
 		n8n = await startN8n({
 			line,
 			port: n8nPort,

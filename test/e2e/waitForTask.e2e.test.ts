@@ -55,7 +55,7 @@ describe.each(N8N_LINES)('n8n line %s.x: the durable Wait for Task loop', (line)
 			line,
 			packages: [gatewayPackage.tarball],
 			credentials: simulatorCredentials(sim),
-			workflows: loadExamples().filter((workflow) => workflow.id === exampleWorkflowId(LOOP)),
+			workflows: loadExamples(line).filter((workflow) => workflow.id === exampleWorkflowId(LOOP)),
 		});
 	});
 

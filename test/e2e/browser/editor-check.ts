@@ -4,8 +4,10 @@
  * Chromium, saves a screenshot of each panel into test-results/screenshots/ and fails when a
  * panel shows an error or a parameter that should be hidden (or misses one that should show).
  * On the current release line it also runs the mixed-batch example from the editor and takes
- * the README's screenshots (docs/readme/screenshots/), so they never go stale; it fails when a
- * page references a screenshot there that is missing or that no step takes.
+ * the README's screenshots into test-results/readme-screenshots/; it fails when a page references
+ * a screenshot under docs/readme/screenshots/ that is missing or that no step takes (it would go
+ * stale). Only MG_E2E_UPDATE_DOCS_SCREENSHOTS=1 (`npm run docs:screenshots`) copies the pictures
+ * into docs/readme/screenshots/, after a passing check: a test run leaves the tree as it was.
  *
  *   bash scripts/e2e/browser-check.sh   (builds, compiles this to .build, runs it)
  *
@@ -53,7 +55,12 @@ const UI_TIMEOUT_MS = 30_000;
 
 /** The n8n line the README's screenshots show: the current release. */
 const README_LINE: N8nLine = 2;
-const README_SCREENSHOT_DIR = join(REPO_ROOT, 'docs', 'readme', 'screenshots');
+/** Where a run takes the README's screenshots: with the others, outside the tracked tree. */
+const README_SCREENSHOT_DIR = join(REPO_ROOT, 'test-results', 'readme-screenshots');
+/** The pictures the pages show (tracked), changed only on request. */
+const DOCS_SCREENSHOT_DIR = join(REPO_ROOT, 'docs', 'readme', 'screenshots');
+/** Copy the README's screenshots into DOCS_SCREENSHOT_DIR (`npm run docs:screenshots`). */
+const UPDATE_DOCS_SCREENSHOTS = process.env.MG_E2E_UPDATE_DOCS_SCREENSHOTS === '1';
 /** The pages whose images are checked: the README and every page under docs/. */
 const README_PAGES = [
 	'README.md',
@@ -61,7 +68,7 @@ const README_PAGES = [
 		.filter((name) => name.endsWith('.md'))
 		.map((name) => join('docs', name)),
 ];
-/** The README images this run took (file names in README_SCREENSHOT_DIR). */
+/** The README images this run took (file names, the same in both folders). */
 const readmeScreenshotsTaken = new Set<string>();
 
 /** The batch workflow the README shows, run from the editor (examples/). */
@@ -433,8 +440,8 @@ function checkReadmeScreenshots(readmeLineRan: boolean): string[] {
 		const text = readFileSync(join(REPO_ROOT, page), 'utf8');
 		for (const [, target] of text.matchAll(/!\[[^\]]*\]\(([^)\s]+)\)/g)) {
 			const file = join(REPO_ROOT, dirname(page), target);
-			if (dirname(file) !== README_SCREENSHOT_DIR) continue;
-			const name = relative(README_SCREENSHOT_DIR, file);
+			if (dirname(file) !== DOCS_SCREENSHOT_DIR) continue;
+			const name = relative(DOCS_SCREENSHOT_DIR, file);
 			if (!existsSync(file)) problems.push(`${page}: the image ${target} is missing`);
 			else if (readmeLineRan && !readmeScreenshotsTaken.has(name))
 				problems.push(`${page}: the image ${target} is taken by no step of this check`);
@@ -518,7 +525,15 @@ async function checkLine(
 }
 
 async function main(): Promise<void> {
+	// Asked to update the docs' pictures without the line they show: say so before the minutes
+	// the check takes, not after.
+	if (UPDATE_DOCS_SCREENSHOTS && !N8N_LINES.includes(README_LINE))
+		throw new Error(
+			`MG_E2E_UPDATE_DOCS_SCREENSHOTS=1 needs n8n line ${README_LINE}.x, the line the pictures show (MG_E2E_LINES)`,
+		);
 	mkdirSync(SCREENSHOT_DIR, { recursive: true });
+	// Only this run's README pictures, so the folder shows what the docs would get.
+	rmSync(README_SCREENSHOT_DIR, { recursive: true, force: true });
 	mkdirSync(README_SCREENSHOT_DIR, { recursive: true });
 	const sim = await startSimulator();
 	const packDir = mkdtempSync(join(tmpdir(), 'mg-editor-check-pack-'));
@@ -539,9 +554,29 @@ async function main(): Promise<void> {
 		process.stdout.write(
 			`README screenshots not taken: they show n8n line ${README_LINE}.x (MG_E2E_LINES)\n`,
 		);
-	if (problems.length)
+	if (problems.length) {
+		if (UPDATE_DOCS_SCREENSHOTS)
+			process.stdout.write(`${relative(REPO_ROOT, DOCS_SCREENSHOT_DIR)}/ left unchanged\n`);
 		throw new Error(`the editor check found problems:\n  ${problems.join('\n  ')}`);
-	process.stdout.write(`editor check passed; screenshots in ${SCREENSHOT_DIR}\n`);
+	}
+	process.stdout.write(
+		`editor check passed; screenshots in ${SCREENSHOT_DIR}` +
+			(readmeLineRan ? `, the README's in ${README_SCREENSHOT_DIR}` : '') +
+			'\n',
+	);
+	if (UPDATE_DOCS_SCREENSHOTS) updateDocsScreenshots();
+}
+
+/**
+ * `npm run docs:screenshots`: the README's pictures this run took replace those the pages show.
+ * Only after a passing check, so a picture of a broken panel never reaches the docs.
+ */
+function updateDocsScreenshots(): void {
+	mkdirSync(DOCS_SCREENSHOT_DIR, { recursive: true });
+	for (const name of [...readmeScreenshotsTaken].sort()) {
+		copyFileSync(join(README_SCREENSHOT_DIR, name), join(DOCS_SCREENSHOT_DIR, name));
+		process.stdout.write(`  wrote ${relative(REPO_ROOT, join(DOCS_SCREENSHOT_DIR, name))}\n`);
+	}
 }
 
 main().catch((error: unknown) => {
