@@ -39,6 +39,7 @@ export const EXAMPLE_LINES: Readonly<Record<string, readonly N8nLine[]>> = {
 	'video-batch-durable-loop.json': BOTH_LINES,
 	'video-batch.json': BOTH_LINES,
 	'video-data-table-batch.json': BOTH_LINES,
+	'video-pipeline-data-table.json': BOTH_LINES,
 	'video-sheet-mixed-batch.json': BOTH_LINES,
 };
 
