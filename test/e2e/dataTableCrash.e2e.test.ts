@@ -16,6 +16,8 @@ import { join } from 'node:path';
 import { startSimulator, type RecordedRequest, type Simulator } from '../simulator';
 import {
 	DATA_TABLE_EXAMPLE,
+	PIPELINE_EXAMPLE,
+	PIPELINE_TABLE_COLUMNS,
 	createRequestPrompt,
 	createVideoTable,
 	setExampleSetting,
@@ -49,6 +51,8 @@ import {
 } from './queueMode';
 
 const WORKFLOW_ID = exampleWorkflowId(DATA_TABLE_EXAMPLE);
+const PIPELINE_ID = exampleWorkflowId(PIPELINE_EXAMPLE);
+const PIPELINE = 'Pipeline';
 const BEFORE_WORKFLOW_ID = 'exdatatablenoclm';
 const RECIPE = 'Recipe';
 const BEFORE = 'No claim';
@@ -61,6 +65,7 @@ const CREATE_PATHS = [
 	'/vendor-a/v1/videos/omni-video',
 	'/vendor-c/ent/v2/reference2video',
 ];
+const FINISHED_VIDEO_PATH = 'model-gateway-finished-video';
 
 /** 24 rows, three families in turn (so the killed chunk holds tasks that call back and some that cannot). */
 const rowsNamed = (name: string): VideoTableRow[] =>
@@ -110,11 +115,16 @@ function billedCreates(prefix: string): RecordedRequest[] {
 /** The example as it was before claims: chunks written back, nothing claimed. */
 function withoutClaims(workflow: WorkflowJson): void {
 	workflow.nodes = workflow.nodes.filter((node) => node.name !== 'Claim Rows');
-	const connections = workflow.connections as Record<string, Json>;
+	const connections = workflow.connections as Record<string, { main: Json[] }>;
 	delete connections['Claim Rows'];
-	connections['Request Fields'] = {
-		main: [[{ node: 'Create Video Tasks', type: 'main', index: 0 }]],
-	};
+	connections['Is a Row?'].main[0] = [{ node: 'Request Fields', type: 'main', index: 0 }];
+	// Write Task IDs finds its row through the claim's item: without it, through the IF's.
+	const writeBack = workflow.nodes.find((node) => node.name === 'Write Task IDs');
+	const text = JSON.stringify(writeBack?.parameters).replaceAll(
+		"$('Claim Rows')",
+		"$('Is a Row?')",
+	);
+	if (writeBack) writeBack.parameters = JSON.parse(text) as JsonObject;
 	const rowsWithoutTask = workflow.nodes.find((node) => node.name === 'Rows Without a Task');
 	const filters = (rowsWithoutTask?.parameters as JsonObject).filters as {
 		conditions: JsonObject[];
@@ -137,18 +147,20 @@ describe.each(N8N_LINES)('n8n line %s.x in queue mode: a worker dies mid-create'
 	let cluster: QueueModeN8n | undefined;
 	let recipeTable: VideoTable;
 	let beforeTable: VideoTable;
+	let pipelineTable: VideoTable;
 
 	beforeAll(async () => {
 		services = await startQueueServices();
 		const workflow = loadWorkflow(join(EXAMPLES_DIR, DATA_TABLE_EXAMPLE), WORKFLOW_ID);
 		const before = loadWorkflow(join(EXAMPLES_DIR, DATA_TABLE_EXAMPLE), BEFORE_WORKFLOW_ID);
 		withoutClaims(before);
+		const pipeline = loadWorkflow(join(EXAMPLES_DIR, PIPELINE_EXAMPLE), PIPELINE_ID);
 		cluster = await startQueueMode({
 			line,
 			services,
 			packages: [gatewayPackage.tarball],
 			credentials: simulatorCredentials(sim),
-			workflows: [workflow, before],
+			workflows: [workflow, before, pipeline],
 		});
 		const { main } = cluster;
 		for (const worker of cluster.workers) createExampleFolders(worker.userFolder);
@@ -165,6 +177,32 @@ describe.each(N8N_LINES)('n8n line %s.x in queue mode: a worker dies mid-create'
 		});
 		await main.activateWorkflow(WORKFLOW_ID);
 		await main.waitForWebhook(triggerPath);
+
+		const pipelineTrigger = pipeline.nodes.find((node) => node.name === 'Task Callback Trigger');
+		pipelineTable = await createVideoTable(
+			main,
+			rowsNamed(PIPELINE),
+			'video_pipeline',
+			PIPELINE_TABLE_COLUMNS,
+		);
+		await main.updateWorkflow(PIPELINE_ID, (stored: WorkflowJson) => {
+			useVideoTable(stored, pipelineTable.id);
+			setExampleSetting(
+				stored,
+				'callbackUrl',
+				main.webhookUrl(`${String(pipelineTrigger?.webhookId)}/${String(pipelineTrigger?.id)}`),
+			);
+			setExampleSetting(stored, 'finishedVideoUrl', main.webhookUrl(FINISHED_VIDEO_PATH));
+			setExampleSetting(stored, 'rowsPerChunk', 4);
+			setExampleSetting(stored, 'chunksPerRun', 2);
+			// A run that died between claim and write-back is listed after 20 s, not 10 minutes.
+			setExampleSetting(stored, 'listClaimedAfterMinutes', 1 / 3);
+			// The schedule is switched on in the test, every 5 seconds.
+			const schedule = stored.nodes.find((node) => node.name === 'Every Minute');
+			(schedule?.parameters as JsonObject).rule = {
+				interval: [{ field: 'seconds', secondsInterval: 5 }],
+			};
+		});
 	}, 600_000);
 
 	afterAll(async () => {
@@ -319,6 +357,75 @@ describe.each(N8N_LINES)('n8n line %s.x in queue mode: a worker dies mid-create'
 				`${prompts.length - new Set(prompts).size} created twice, ${unrecorded.length} billed and on no row (all reported), ` +
 				`${reported.length} rows reported (${reported.length - unrecorded.length} of them never sent), ` +
 				`${rows.filter((row) => row.finishedAt).length} rows finished\n`,
+		);
+	}, 900_000);
+
+	test('the pipeline: overlapping runs, every worker killed mid-create, workers back: no row created twice, no video downloaded twice, every row finished or listed once', async () => {
+		const n8n = running();
+		const prompts = () =>
+			billedCreates(PIPELINE).map((request) => createRequestPrompt(request.body));
+		sim.setOptions({ latencyMs: 400 });
+		await n8n.main.activateWorkflow(PIPELINE_ID);
+		await n8n.main.waitForWebhook(FINISHED_VIDEO_PATH);
+		// Two runs at once on top of the schedule.
+		await Promise.all([1, 2].map(() => n8n.main.startManualWorkflow(PIPELINE_ID)));
+		await until('6 creates', 180_000, () => prompts().length >= 6, 100);
+		await Promise.all(n8n.workers.map((worker) => worker.kill()));
+		const billedAtKill = prompts().length;
+		sim.setOptions({ latencyMs: 0 });
+		for (const worker of n8n.workers) {
+			for (let attempt = 1; ; attempt++) {
+				try {
+					await worker.start();
+					break;
+				} catch (error) {
+					if (attempt === 3 || !String(error).includes('exited while starting')) throw error;
+				}
+			}
+		}
+		await until(
+			'every row finished or listed',
+			300_000,
+			async () => (await pipelineTable.rows()).every((row) => row.finishedAt),
+			2_000,
+		);
+
+		const rows = await pipelineTable.rows();
+		const created = prompts();
+		const listed = rows.filter((row) => row.status === 'needsAPerson');
+		const downloads = sim.fileDownloads.map((download) => download.path);
+		const onNoRow = created.filter(
+			(prompt) => !rows.some((row) => row.prompt === prompt && row.taskId),
+		);
+		const counts = {
+			rowsCreatedTwice: created.length - new Set(created).size,
+			videosDownloadedTwice: downloads.length - new Set(downloads).size,
+			violations: sim.violations.length,
+		};
+		process.stderr.write(
+			`pipeline on n8n ${line}.x queue mode, workers killed after ${billedAtKill} creates: ${JSON.stringify(
+				counts,
+			)}; ${created.length} billed for ${rows.length} rows, ${onNoRow.length} billed and on no row, ` +
+				`${listed.length} rows listed for a person, ${rows.filter((row) => row.file).length} rows with their video\n`,
+		);
+		expect(counts).toEqual({ rowsCreatedTwice: 0, videosDownloadedTwice: 0, violations: 0 });
+		// What the killed runs left: rows claimed with no task, listed once each; Family A tasks
+		// among them found their row by callback. Every other row has its video, once.
+		for (const row of listed)
+			expect(row).toMatchObject({ taskId: null, claimedBy: expect.any(String) });
+		expect(listed.length).toBeLessThanOrEqual(2 * 4);
+		expect(onNoRow.length).toBeLessThanOrEqual(listed.length);
+		expect(
+			onNoRow.filter((prompt) => rows.find((row) => row.prompt === prompt)?.family === 'familyA'),
+		).toEqual([]);
+		for (const row of rows.filter((row) => row.status !== 'needsAPerson'))
+			expect(row).toMatchObject({
+				status: 'succeeded',
+				file: expect.any(String),
+				taskId: expect.any(String),
+			});
+		expect(new Set(rows.filter((row) => row.file).map((row) => row.file)).size).toBe(
+			rows.filter((row) => row.file).length,
 		);
 	}, 900_000);
 });
