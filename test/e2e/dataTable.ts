@@ -4,6 +4,7 @@
  * table nodes pointed at it (what a user does after import). Shared by the e2e tests and the
  * batch benchmark.
  */
+import type { RecordedRequest } from '../simulator';
 import type { JsonObject, N8nInstance, WorkflowJson } from './harness';
 
 export const DATA_TABLE_EXAMPLE = 'video-data-table-batch.json';
@@ -54,6 +55,31 @@ export function videoRows(lines: VideoSheetLine[]): VideoTableRow[] {
 		prompt,
 		request,
 	}));
+}
+
+/** Create requests of the six families (POST paths). */
+const VIDEO_CREATE_PATHS = [
+	/^\/v1\/videos$/,
+	/^\/vendor-a\/v1\/videos\/(omni-video|image2video|text2video)$/,
+	/^\/vendor-b\/v1\/video\/generations$/,
+	/^\/vendor-c\/ent\/v2\/reference2video$/,
+	/:predictLongRunning$/,
+	/^\/v1\/task\/create$/,
+];
+
+/** The video creates among recorded gateway requests: each one billed, answered or not. */
+export function videoCreates(requests: RecordedRequest[]): RecordedRequest[] {
+	return requests.filter(
+		(request) =>
+			request.method === 'POST' && VIDEO_CREATE_PATHS.some((path) => path.test(request.path)),
+	);
+}
+
+/** How often each value occurs. */
+export function countBy(values: string[]): Record<string, number> {
+	const counts: Record<string, number> = {};
+	for (const value of values) counts[value] = (counts[value] ?? 0) + 1;
+	return counts;
 }
 
 /** The prompt of a create request, wherever its family puts it ('' when it has none). */

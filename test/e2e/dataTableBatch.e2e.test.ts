@@ -18,10 +18,12 @@ import { startSimulator, type Simulator } from '../simulator';
 import { SAMPLE_MP4 } from '../simulator/media';
 import {
 	DATA_TABLE_EXAMPLE,
+	countBy,
 	createRequestPrompt,
 	createVideoTable,
 	setExampleSetting,
 	useVideoTable,
+	videoCreates,
 	videoRows,
 	type VideoTable,
 	type VideoTableRow,
@@ -94,24 +96,9 @@ const NEW_ROWS: VideoTableRow[] = videoRows([
 	['Family C', 'vidu-q1', '', 'A train crossing a bridge', ''],
 ]);
 
-/** Create requests, by family. */
-const CREATE_PATHS = [
-	'/v1/videos',
-	'/vendor-a/v1/videos/omni-video',
-	'/vendor-a/v1/videos/image2video',
-	'/vendor-c/ent/v2/reference2video',
-	'/v1/task/create',
-];
-
 interface TimedRun extends NodeRun {
 	startTime?: number;
 	executionTime?: number;
-}
-
-function countBy(values: string[]): Record<string, number> {
-	const counts: Record<string, number> = {};
-	for (const value of values) counts[value] = (counts[value] ?? 0) + 1;
-	return counts;
 }
 
 let sim: Simulator;
@@ -248,9 +235,7 @@ describe.each(N8N_LINES)('n8n line %s.x: a Data Table as the sheet', (line) => {
 
 	/** The prompts of every create the gateway received, in the order they arrived. */
 	function creates(): string[] {
-		return sim.requests
-			.filter((request) => request.method === 'POST' && CREATE_PATHS.includes(request.path))
-			.map((request) => createRequestPrompt(request.body));
+		return videoCreates(sim.requests).map((request) => createRequestPrompt(request.body));
 	}
 
 	test(

@@ -132,6 +132,29 @@ function withoutClaims(workflow: WorkflowJson): void {
 	filters.conditions = filters.conditions.filter((condition) => condition.keyName !== 'claimedAt');
 }
 
+/**
+ * Starts killed workers again. n8n 1.x hands a dead worker's job out once more (Bull's
+ * maxStalledCount 1; 2.x: 0), and a manual execution handed out again makes 1.123.81's worker exit
+ * while starting ("Cannot read properties of undefined (reading '<the manual trigger>')"); the job
+ * is then failed for good and the next start stays up. Each worker is started up to three times;
+ * returns how many starts exited.
+ */
+async function startWorkersAgain(n8n: QueueModeN8n): Promise<number> {
+	let exits = 0;
+	for (const worker of n8n.workers) {
+		for (let attempt = 1; ; attempt++) {
+			try {
+				await worker.start();
+				break;
+			} catch (error) {
+				if (attempt === 3 || !String(error).includes('exited while starting')) throw error;
+				exits++;
+			}
+		}
+	}
+	return exits;
+}
+
 interface CrashRun {
 	/** Creates the gateway had when the workers were killed. */
 	billedAtKill: number;
@@ -241,22 +264,7 @@ describe.each(N8N_LINES)('n8n line %s.x in queue mode: a worker dies mid-create'
 		// The table as the dead run left it (no worker runs the trigger's executions yet).
 		const rowsAfterKill = await table.rows();
 		sim.setOptions({ latencyMs: 0 });
-		// n8n 1.x hands the dead worker's job out once more (Bull's maxStalledCount 1; 2.x: 0). A
-		// manual execution handed out again makes 1.123.81's worker exit while starting
-		// ("Cannot read properties of undefined (reading '<the manual trigger>')"); the job is then
-		// failed for good and the next start stays up. Started again up to three times.
-		let workerExitsOnRestart = 0;
-		for (const worker of n8n.workers) {
-			for (let attempt = 1; ; attempt++) {
-				try {
-					await worker.start();
-					break;
-				} catch (error) {
-					if (attempt === 3 || !String(error).includes('exited while starting')) throw error;
-					workerExitsOnRestart++;
-				}
-			}
-		}
+		const workerExitsOnRestart = await startWorkersAgain(n8n);
 		await until('the table to settle', 120_000, ready);
 
 		// The user runs the workflow again.
@@ -373,16 +381,7 @@ describe.each(N8N_LINES)('n8n line %s.x in queue mode: a worker dies mid-create'
 		await Promise.all(n8n.workers.map((worker) => worker.kill()));
 		const billedAtKill = prompts().length;
 		sim.setOptions({ latencyMs: 0 });
-		for (const worker of n8n.workers) {
-			for (let attempt = 1; ; attempt++) {
-				try {
-					await worker.start();
-					break;
-				} catch (error) {
-					if (attempt === 3 || !String(error).includes('exited while starting')) throw error;
-				}
-			}
-		}
+		await startWorkersAgain(n8n);
 		await until(
 			'every row finished or listed',
 			300_000,

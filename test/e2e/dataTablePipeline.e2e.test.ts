@@ -23,10 +23,12 @@ import { startSimulator, type Simulator } from '../simulator';
 import {
 	PIPELINE_EXAMPLE,
 	PIPELINE_TABLE_COLUMNS,
+	countBy,
 	createRequestPrompt,
 	createVideoTable,
 	setExampleSetting,
 	useVideoTable,
+	videoCreates,
 	videoRows,
 	type VideoTable,
 	type VideoTableRow,
@@ -56,16 +58,6 @@ const FINISHED_VIDEO_PATH = 'model-gateway-finished-video';
 const LATENCY_MS = 300;
 const PIPELINE_TIMEOUT_MS = 120_000;
 
-/** Create requests of the six families (POST). */
-const CREATE_PATHS = [
-	/^\/v1\/videos$/,
-	/^\/vendor-a\/v1\/videos\/(omni-video|image2video|text2video)$/,
-	/^\/vendor-b\/v1\/video\/generations$/,
-	/^\/vendor-c\/ent\/v2\/reference2video$/,
-	/:predictLongRunning$/,
-	/^\/v1\/task\/create$/,
-];
-
 function sheet(count: number, offset: number): VideoTableRow[] {
 	const families: Array<[string, string, string, string]> = [
 		['generic', 'video-model-1', '', ''],
@@ -81,12 +73,6 @@ function sheet(count: number, offset: number): VideoTableRow[] {
 			return [family, model, endpoint, `Pipeline video ${offset + index + 1}`, request];
 		}),
 	);
-}
-
-function countBy(values: string[]): Record<string, number> {
-	const counts: Record<string, number> = {};
-	for (const value of values) counts[value] = (counts[value] ?? 0) + 1;
-	return counts;
 }
 
 function moreThanOnce(values: string[]): string[] {
@@ -122,12 +108,7 @@ describe.each(N8N_LINES)('n8n line %s.x, on its defaults: the Data Table pipelin
 
 	/** The prompts of every create the gateway received. */
 	function creates(): string[] {
-		return sim.requests
-			.filter(
-				(request) =>
-					request.method === 'POST' && CREATE_PATHS.some((path) => path.test(request.path)),
-			)
-			.map((request) => createRequestPrompt(request.body));
+		return videoCreates(sim.requests).map((request) => createRequestPrompt(request.body));
 	}
 
 	/** Failed runs that started at or after `since` (epoch ms). */
