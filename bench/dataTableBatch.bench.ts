@@ -30,7 +30,7 @@
  * for debugging only: leaving taskS out makes a run shorter than the truth), BENCH_BINARY_MODE
  * ("database" stores 1.x's binary data in Postgres as 2.x does in queue mode).
  */
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 
@@ -49,17 +49,17 @@ import {
 	simulatorCredentials,
 } from '../test/e2e/examples';
 import type { N8nLine, WorkflowJson } from '../test/e2e/harness';
-import { N8N_VERSIONS, delay, loadWorkflow, packPackage, until } from '../test/e2e/harness';
+import { N8N_VERSIONS, loadWorkflow, packPackage, until } from '../test/e2e/harness';
 import {
 	startQueueMode,
 	startQueueServices,
-	type N8nServiceProcess,
 	type QueueModeN8n,
 	type QueueServices,
 } from '../test/e2e/queueMode';
 import type { RecordedRequest, Simulator } from '../test/simulator';
 import { startSimulator } from '../test/simulator';
 import { median } from './n8nCpu';
+import { sampleWorkerRss } from './processRss';
 
 const LINES = (process.env.BENCH_N8N_LINES ?? '1 2')
 	.split(/[\s,]+/)
@@ -131,58 +131,6 @@ function promptOf(body: unknown): string | undefined {
 
 function isCreate(request: RecordedRequest): boolean {
 	return request.method === 'POST' && promptOf(request.body) !== undefined;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Peak RSS of process trees, from /proc.
-
-function processParents(): Map<number, number> {
-	const parents = new Map<number, number>();
-	for (const entry of readdirSync('/proc')) {
-		if (!/^\d+$/.test(entry)) continue;
-		try {
-			const stat = readFileSync(`/proc/${entry}/stat`, 'latin1');
-			const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-			parents.set(Number(entry), Number(fields[1]));
-		} catch {
-			// The process ended while being read.
-		}
-	}
-	return parents;
-}
-
-/** Resident memory (kB) of every process below `root` (not `root` itself: the supervisor). */
-function treeRssKb(root: number, parents: Map<number, number>): number {
-	let total = 0;
-	for (const pid of parents.keys()) {
-		let ancestor = parents.get(pid);
-		while (ancestor !== undefined && ancestor > 1 && ancestor !== root)
-			ancestor = parents.get(ancestor);
-		if (ancestor !== root) continue;
-		try {
-			const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'latin1'));
-			total += match ? Number(match[1]) : 0;
-		} catch {
-			// Ended while being read.
-		}
-	}
-	return total;
-}
-
-/** Samples each worker's tree every second; returns the peaks (MB) when stopped. */
-function sampleWorkerRss(workers: N8nServiceProcess[]): () => number[] {
-	const peaks = workers.map(() => 0);
-	const timer = setInterval(() => {
-		const parents = processParents();
-		workers.forEach((worker, index) => {
-			const pid = worker.pid;
-			if (pid !== undefined) peaks[index] = Math.max(peaks[index], treeRssKb(pid, parents));
-		});
-	}, 1_000);
-	return () => {
-		clearInterval(timer);
-		return peaks.map((kb) => kb / 1024);
-	};
 }
 
 // ---------------------------------------------------------------------------------------------
