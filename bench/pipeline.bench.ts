@@ -1,0 +1,279 @@
+/**
+ * Benchmark (not a test): `npm run bench:pipeline`.
+ *
+ * The shipped standing pipeline examples/video-pipeline-data-table.json on n8n's queue mode (real
+ * Redis and Postgres, one main process, BENCH_WORKERS workers, test/e2e/queueMode.ts), the
+ * gateway simulator on loopback with fast clocks. A Data Table gets BENCH_START_ROWS rows at the
+ * start; the rest of BENCH_ROWS arrive while runs are going (BENCH_ADD_PER_MINUTE, in a few
+ * inserts a minute). The workflow is activated: its Schedule Trigger fires every
+ * BENCH_SCHEDULE_SECONDS; every result video is BENCH_RESULT_BYTES (1 MiB) and is downloaded and
+ * written to disk by the pipeline's own finished-video executions. Task family S and Family A
+ * call back (the trigger's URL is set).
+ *
+ * Printed per worker count: wall time ÷ ideal (ideal: the last row's arrival, plus one schedule
+ * interval to be taken, one task lifetime, one schedule interval to be checked), rows finished per
+ * minute, peak RSS per worker when 1,000 rows had finished and at the end, Postgres growth per
+ * video at the end (no pruning), and the counts that must be 0: rows created more than once
+ * (taken twice), Task family S queries against the rule (the simulator's violations), videos
+ * downloaded twice (a row is completed only after its download, so no row is completed twice
+ * without one).
+ *
+ * BENCH_N8N_LINES ("2"), BENCH_WORKERS ("1 2 4"), BENCH_ROWS (10000), BENCH_START_ROWS (1000),
+ * BENCH_ADD_PER_MINUTE (600), BENCH_SCHEDULE_SECONDS (60), BENCH_ROWS_PER_CHUNK (10),
+ * BENCH_CHUNKS_PER_RUN (20), BENCH_CHECKS_PER_RUN (400), BENCH_RESULT_BYTES (1048576),
+ * BENCH_QUEUED_MS (2000), BENCH_RUNNING_MS (8000), BENCH_RUN_TIMEOUT_MS (14400000).
+ */
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'fs';
+import { tmpdir } from 'os';
+import { join } from 'path';
+
+import {
+	PIPELINE_EXAMPLE,
+	PIPELINE_TABLE_COLUMNS,
+	createRequestPrompt,
+	createVideoTable,
+	setExampleSetting,
+	useVideoTable,
+	videoCreates,
+	videoRows,
+	type VideoSheetLine,
+	type VideoTableRow,
+} from '../test/e2e/dataTable';
+import {
+	EXAMPLES_DIR,
+	createExampleFolders,
+	exampleWorkflowId,
+	simulatorCredentials,
+} from '../test/e2e/examples';
+import type { JsonObject, N8nLine, WorkflowJson } from '../test/e2e/harness';
+import { N8N_VERSIONS, delay, loadWorkflow, packPackage, until } from '../test/e2e/harness';
+import { startQueueMode, startQueueServices } from '../test/e2e/queueMode';
+import { startSimulator } from '../test/simulator';
+import { sampleWorkerRss } from './processRss';
+
+const numbers = (name: string, fallback: string) =>
+	(process.env[name] ?? fallback)
+		.split(/[\s,]+/)
+		.filter((value) => value !== '')
+		.map(Number);
+
+const LINES = numbers('BENCH_N8N_LINES', '2').map((line) => {
+	if (line !== 1 && line !== 2) throw new Error(`BENCH_N8N_LINES: unknown line ${line}`);
+	return line as N8nLine;
+});
+const WORKER_COUNTS = numbers('BENCH_WORKERS', '1 2 4');
+const ROWS = Number(process.env.BENCH_ROWS ?? 10_000);
+const START_ROWS = Math.min(ROWS, Number(process.env.BENCH_START_ROWS ?? 1_000));
+const ADD_PER_MINUTE = Number(process.env.BENCH_ADD_PER_MINUTE ?? 600);
+const SCHEDULE_SECONDS = Number(process.env.BENCH_SCHEDULE_SECONDS ?? 60);
+const ROWS_PER_CHUNK = Number(process.env.BENCH_ROWS_PER_CHUNK ?? 10);
+const CHUNKS_PER_RUN = Number(process.env.BENCH_CHUNKS_PER_RUN ?? 20);
+const CHECKS_PER_RUN = Number(process.env.BENCH_CHECKS_PER_RUN ?? 400);
+const RESULT_BYTES = Number(process.env.BENCH_RESULT_BYTES ?? 1_048_576);
+const QUEUED_MS = Number(process.env.BENCH_QUEUED_MS ?? 2_000);
+const RUNNING_MS = Number(process.env.BENCH_RUNNING_MS ?? 8_000);
+const RUN_TIMEOUT_MS = Number(process.env.BENCH_RUN_TIMEOUT_MS ?? 14_400_000);
+/** Rows are added in this many inserts a minute. */
+const INSERTS_PER_MINUTE = 6;
+const POLL_MS = 5_000;
+const PROMPT_PREFIX = 'Pipeline bench';
+
+const WORKFLOW_ID = exampleWorkflowId(PIPELINE_EXAMPLE);
+const FINISHED_VIDEO_PATH = 'model-gateway-finished-video';
+
+/** Valid rows of the six families, taken in turn. */
+const FAMILY_LINES: Array<[string, string, string, string]> = [
+	['generic', 'video-model-1', '', '{"duration": 6, "size": "768p"}'],
+	['familyA', 'kling-video-2', 'omni-video', '{"aspect_ratio": "16:9"}'],
+	['familyB', 'hunyuan-video', '', ''],
+	['familyC', 'vidu-q1', '', ''],
+	['taskS', 'seedance-video-1', '', ''],
+	['longRunning', 'veo-3', '', '{"parameters": {"durationSeconds": 8}}'],
+];
+
+function benchRows(from: number, count: number): VideoTableRow[] {
+	return videoRows(
+		Array.from({ length: count }, (_, offset): VideoSheetLine => {
+			const index = from + offset;
+			const [family, model, endpoint, request] = FAMILY_LINES[index % FAMILY_LINES.length];
+			return [family, model, endpoint, `${PROMPT_PREFIX} ${index + 1} (${family})`, request];
+		}),
+	);
+}
+
+const mb = (bytes: number) => bytes / 1024 / 1024;
+const fixed = (value: number, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : '—');
+
+function moreThanOnce(values: string[]): number {
+	const seen = new Set<string>();
+	let repeated = 0;
+	for (const value of values) {
+		if (seen.has(value)) repeated++;
+		seen.add(value);
+	}
+	return repeated;
+}
+
+async function benchOnce(line: N8nLine, workers: number, tarball: string): Promise<string[]> {
+	const version = N8N_VERSIONS[line];
+	const sim = await startSimulator({
+		queuedMs: QUEUED_MS,
+		runningMs: RUNNING_MS,
+		resultVideoBytes: RESULT_BYTES,
+	});
+	const services = await startQueueServices();
+	const workflow = loadWorkflow(join(EXAMPLES_DIR, PIPELINE_EXAMPLE), WORKFLOW_ID);
+	const cluster = await startQueueMode({
+		line,
+		services,
+		workers,
+		packages: [tarball],
+		credentials: simulatorCredentials(sim),
+		workflows: [workflow],
+		// What the docs ask of 1.x on SQLite is moot here (Postgres); nothing else is set.
+	}).catch(async (error: unknown) => {
+		await services.stop();
+		await sim.close();
+		throw error;
+	});
+	try {
+		const { main } = cluster;
+		const folders = [main.userFolder, ...cluster.workers.map((worker) => worker.userFolder)].map(
+			createExampleFolders,
+		);
+		const trigger = workflow.nodes.find((node) => node.name === 'Task Callback Trigger');
+		const table = await createVideoTable(
+			main,
+			benchRows(0, START_ROWS),
+			'video_pipeline',
+			PIPELINE_TABLE_COLUMNS,
+		);
+		await main.updateWorkflow(WORKFLOW_ID, (stored: WorkflowJson) => {
+			useVideoTable(stored, table.id);
+			setExampleSetting(
+				stored,
+				'callbackUrl',
+				main.webhookUrl(`${String(trigger?.webhookId)}/${String(trigger?.id)}`),
+			);
+			setExampleSetting(stored, 'finishedVideoUrl', main.webhookUrl(FINISHED_VIDEO_PATH));
+			setExampleSetting(stored, 'rowsPerChunk', ROWS_PER_CHUNK);
+			setExampleSetting(stored, 'chunksPerRun', CHUNKS_PER_RUN);
+			setExampleSetting(stored, 'checksPerRun', CHECKS_PER_RUN);
+			const schedule = stored.nodes.find((node) => node.name === 'Every Minute');
+			(schedule?.parameters as JsonObject).rule = {
+				interval: [{ field: 'seconds', secondsInterval: SCHEDULE_SECONDS }],
+			};
+		});
+		const dbSize = async () =>
+			Number(await services.psql('SELECT pg_database_size(current_database())'));
+		const sizeBefore = await dbSize();
+		let stopSampling = sampleWorkerRss(cluster.workers);
+		let peaksAt1000: number[] | undefined;
+
+		const startedAt = Date.now();
+		await main.activateWorkflow(WORKFLOW_ID);
+		await main.waitForWebhook(FINISHED_VIDEO_PATH);
+
+		// The rest of the rows arrive while runs are going.
+		let added = START_ROWS;
+		let lastArrival = startedAt;
+		const perInsert = Math.max(1, Math.round(ADD_PER_MINUTE / INSERTS_PER_MINUTE));
+		const arrivals = (async () => {
+			while (added < ROWS) {
+				await delay(60_000 / INSERTS_PER_MINUTE);
+				const count = Math.min(perInsert, ROWS - added);
+				await table.insert(benchRows(added, count));
+				added += count;
+				lastArrival = Date.now();
+			}
+		})();
+
+		let finished = 0;
+		const progress = setInterval(() => {
+			process.stderr.write(
+				`[bench] ${new Date().toISOString()} ${workers} worker(s): ${added} rows in, ${finished} finished, ${
+					videoCreates(sim.requests).length
+				} creates, ${sim.fileDownloads.length} downloads\n`,
+			);
+		}, 60_000);
+		let timedOut = false;
+		try {
+			await until(
+				'every row finished',
+				RUN_TIMEOUT_MS,
+				async () => {
+					finished = Number(
+						await services.psql(
+							`SELECT count(*) FROM "data_table_user_${table.id}" WHERE "finishedAt" IS NOT NULL`,
+						),
+					);
+					if (finished >= 1_000 && !peaksAt1000) {
+						peaksAt1000 = stopSampling();
+						// Peaks from here on are the second half's.
+						stopSampling = sampleWorkerRss(cluster.workers);
+					}
+					return added >= ROWS && finished >= ROWS;
+				},
+				POLL_MS,
+			);
+		} catch (error) {
+			timedOut = true;
+			process.stderr.write(`[bench] ${String(error)}\n`);
+		} finally {
+			clearInterval(progress);
+		}
+		const wallMs = Date.now() - startedAt;
+		await arrivals;
+		const peaksAfter = stopSampling();
+		const sizeEnd = await dbSize();
+		const executions = Number(await services.psql('SELECT count(*) FROM execution_entity'));
+
+		const rows = await table.rows();
+		const prompts = videoCreates(sim.requests)
+			.map((request) => createRequestPrompt(request.body))
+			.filter((prompt) => prompt.startsWith(PROMPT_PREFIX));
+		const downloads = sim.fileDownloads.map((download) => download.path);
+		const files = folders.reduce((sum, folder) => sum + readdirSync(folder).length, 0);
+		const succeeded = rows.filter((row) => row.status === 'succeeded' && row.file).length;
+		const ideal = lastArrival - startedAt + 2 * SCHEDULE_SECONDS * 1_000 + QUEUED_MS + RUNNING_MS;
+		const peaks = (values: number[] | undefined) =>
+			values ? values.map((peak) => `${fixed(peak, 0)} MB`).join(', ') : 'not reached';
+		return [
+			`\nn8n ${version} in queue mode, main + ${workers} worker(s), Redis, Postgres: ${ROWS} rows (${START_ROWS} at the start, then ${ADD_PER_MINUTE} a minute), schedule every ${SCHEDULE_SECONDS} s, ${ROWS_PER_CHUNK} × ${CHUNKS_PER_RUN} rows and ${CHECKS_PER_RUN} checks per run, results ${fixed(mb(RESULT_BYTES), 2)} MB, tasks ${QUEUED_MS / 1000} s queued + ${RUNNING_MS / 1000} s running${timedOut ? `; DID NOT FINISH within ${RUN_TIMEOUT_MS / 1000} s` : ''}`,
+			'| figure | value |',
+			'|---|---|',
+			`| wall ÷ ideal | ${fixed(wallMs / ideal, 2)} (${fixed(wallMs / 1000, 0)} s ÷ ${fixed(ideal / 1000, 0)} s: last arrival + 2 schedule intervals + a task's lifetime) |`,
+			`| rows finished per minute | ${fixed(finished / (wallMs / 60_000), 1)} |`,
+			`| peak RSS per worker, until 1,000 rows finished | ${peaks(peaksAt1000)} |`,
+			`| peak RSS per worker, after | ${peaks(peaksAfter)} |`,
+			`| Postgres growth per video, end, no pruning | ${fixed((sizeEnd - sizeBefore) / 1024 / Math.max(1, files), 1)} KB (${fixed(mb(sizeBefore))} → ${fixed(mb(sizeEnd))} MB; ${executions} executions kept) |`,
+			`| rows created more than once (taken twice) | ${moreThanOnce(prompts)} |`,
+			`| Task family S queries against the rule | ${sim.violations.filter((violation) => /queried/.test(violation.message)).length} (spec violations in all: ${sim.violations.length}) |`,
+			`| videos downloaded twice | ${moreThanOnce(downloads)} |`,
+			`| rows succeeded with their file / files on disk / rows | ${succeeded} / ${files} / ${rows.length} |`,
+		];
+	} finally {
+		await cluster.stop();
+		await services.stop();
+		await sim.close();
+	}
+}
+
+async function main(): Promise<void> {
+	const packDir = mkdtempSync(join(tmpdir(), 'mg-bench-pack-'));
+	try {
+		const packed = await packPackage(packDir);
+		for (const line of LINES)
+			for (const workers of WORKER_COUNTS) {
+				process.stderr.write(`[bench] n8n ${N8N_VERSIONS[line]}, ${workers} worker(s)\n`);
+				console.log((await benchOnce(line, workers, packed.tarball)).join('\n'));
+			}
+	} finally {
+		if (existsSync(packDir)) rmSync(packDir, { recursive: true, force: true });
+	}
+}
+
+main().catch((error: unknown) => {
+	console.error(error);
+	process.exit(1);
+});
