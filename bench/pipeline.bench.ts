@@ -34,9 +34,9 @@ import {
 	createVideoTable,
 	setExampleSetting,
 	useVideoTable,
+	moreThanOnce,
+	sixFamilyRows,
 	videoCreates,
-	videoRows,
-	type VideoSheetLine,
 	type VideoTableRow,
 } from '../test/e2e/dataTable';
 import {
@@ -81,38 +81,12 @@ const PROMPT_PREFIX = 'Pipeline bench';
 const WORKFLOW_ID = exampleWorkflowId(PIPELINE_EXAMPLE);
 const FINISHED_VIDEO_PATH = 'model-gateway-finished-video';
 
-/** Valid rows of the six families, taken in turn. */
-const FAMILY_LINES: Array<[string, string, string, string]> = [
-	['generic', 'video-model-1', '', '{"duration": 6, "size": "768p"}'],
-	['familyA', 'kling-video-2', 'omni-video', '{"aspect_ratio": "16:9"}'],
-	['familyB', 'hunyuan-video', '', ''],
-	['familyC', 'vidu-q1', '', ''],
-	['taskS', 'seedance-video-1', '', ''],
-	['longRunning', 'veo-3', '', '{"parameters": {"durationSeconds": 8}}'],
-];
-
 function benchRows(from: number, count: number): VideoTableRow[] {
-	return videoRows(
-		Array.from({ length: count }, (_, offset): VideoSheetLine => {
-			const index = from + offset;
-			const [family, model, endpoint, request] = FAMILY_LINES[index % FAMILY_LINES.length];
-			return [family, model, endpoint, `${PROMPT_PREFIX} ${index + 1} (${family})`, request];
-		}),
-	);
+	return sixFamilyRows(PROMPT_PREFIX, from, count);
 }
 
 const mb = (bytes: number) => bytes / 1024 / 1024;
 const fixed = (value: number, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : '—');
-
-function moreThanOnce(values: string[]): number {
-	const seen = new Set<string>();
-	let repeated = 0;
-	for (const value of values) {
-		if (seen.has(value)) repeated++;
-		seen.add(value);
-	}
-	return repeated;
-}
 
 async function benchOnce(line: N8nLine, workers: number, tarball: string): Promise<string[]> {
 	const version = N8N_VERSIONS[line];
@@ -247,9 +221,9 @@ async function benchOnce(line: N8nLine, workers: number, tarball: string): Promi
 			`| peak RSS per worker, until 1,000 rows finished | ${peaks(peaksAt1000)} |`,
 			`| peak RSS per worker, after | ${peaks(peaksAfter)} |`,
 			`| Postgres growth per video, end, no pruning | ${fixed((sizeEnd - sizeBefore) / 1024 / Math.max(1, files), 1)} KB (${fixed(mb(sizeBefore))} → ${fixed(mb(sizeEnd))} MB; ${executions} executions kept) |`,
-			`| rows created more than once (taken twice) | ${moreThanOnce(prompts)} |`,
+			`| rows created more than once (taken twice) | ${moreThanOnce(prompts).length} |`,
 			`| Task family S queries against the rule | ${sim.violations.filter((violation) => /queried/.test(violation.message)).length} (spec violations in all: ${sim.violations.length}) |`,
-			`| videos downloaded twice | ${moreThanOnce(downloads)} |`,
+			`| videos downloaded twice | ${moreThanOnce(downloads).length} |`,
 			`| rows succeeded with their file / files on disk / rows | ${succeeded} / ${files} / ${rows.length} |`,
 		];
 	} finally {

@@ -82,6 +82,34 @@ export function countBy(values: string[]): Record<string, number> {
 	return counts;
 }
 
+/** The values that occur more than once. */
+export function moreThanOnce(values: string[]): string[] {
+	return Object.entries(countBy(values))
+		.filter(([, count]) => count > 1)
+		.map(([value]) => value);
+}
+
+/** A valid sheet line of each of the six families: family, model, endpoint, request fields. */
+const SIX_FAMILY_LINES: Array<[string, string, string, string]> = [
+	['generic', 'video-model-1', '', '{"duration": 6, "size": "768p"}'],
+	['familyA', 'kling-video-2', 'omni-video', '{"aspect_ratio": "16:9"}'],
+	['familyB', 'hunyuan-video', '', ''],
+	['familyC', 'vidu-q1', '', ''],
+	['taskS', 'seedance-video-1', '', ''],
+	['longRunning', 'veo-3', '', '{"parameters": {"durationSeconds": 8}}'],
+];
+
+/** Rows `from` … `from + count - 1`, the six families in turn, each prompt `${prefix} <n> (<family>)`. */
+export function sixFamilyRows(prefix: string, from: number, count: number): VideoTableRow[] {
+	return videoRows(
+		Array.from({ length: count }, (_, offset): VideoSheetLine => {
+			const index = from + offset;
+			const [family, model, endpoint, request] = SIX_FAMILY_LINES[index % SIX_FAMILY_LINES.length];
+			return [family, model, endpoint, `${prefix} ${index + 1} (${family})`, request];
+		}),
+	);
+}
+
 /** The prompt of a create request, wherever its family puts it ('' when it has none). */
 export function createRequestPrompt(body: unknown): string {
 	if (typeof body !== 'object' || body === null) return '';

@@ -25,13 +25,14 @@ import {
 	PIPELINE_TABLE_COLUMNS,
 	countBy,
 	createRequestPrompt,
+	moreThanOnce,
+	sixFamilyRows,
 	createVideoTable,
 	setExampleSetting,
 	useVideoTable,
 	videoCreates,
 	videoRows,
 	type VideoTable,
-	type VideoTableRow,
 } from './dataTable';
 import {
 	EXAMPLES_DIR,
@@ -57,29 +58,6 @@ const FINISHED_VIDEO_PATH = 'model-gateway-finished-video';
 /** Every create and query answered this late: overlapping runs reach for the same rows. */
 const LATENCY_MS = 300;
 const PIPELINE_TIMEOUT_MS = 120_000;
-
-function sheet(count: number, offset: number): VideoTableRow[] {
-	const families: Array<[string, string, string, string]> = [
-		['generic', 'video-model-1', '', ''],
-		['familyA', 'kling-video-2', 'omni-video', '{"aspect_ratio": "16:9"}'],
-		['familyB', 'hunyuan-video', '', ''],
-		['familyC', 'vidu-q1', '', ''],
-		['longRunning', 'veo-3', '', ''],
-		['taskS', 'seedance-video-1', '', ''],
-	];
-	return videoRows(
-		Array.from({ length: count }, (_, index) => {
-			const [family, model, endpoint, request] = families[(offset + index) % families.length];
-			return [family, model, endpoint, `Pipeline video ${offset + index + 1}`, request];
-		}),
-	);
-}
-
-function moreThanOnce(values: string[]): string[] {
-	return Object.entries(countBy(values))
-		.filter(([, count]) => count > 1)
-		.map(([value]) => value);
-}
 
 let sim: Simulator;
 let packDir: string;
@@ -156,7 +134,12 @@ describe.each(N8N_LINES)('n8n line %s.x, on its defaults: the Data Table pipelin
 			workflows: [workflow],
 		});
 		videoFolder = createExampleFolders(n8n.userFolder);
-		table = await createVideoTable(n8n, sheet(18, 0), 'video_pipeline', PIPELINE_TABLE_COLUMNS);
+		table = await createVideoTable(
+			n8n,
+			sixFamilyRows('Pipeline video', 0, 18),
+			'video_pipeline',
+			PIPELINE_TABLE_COLUMNS,
+		);
 		const trigger = workflow.nodes.find((node) => node.name === 'Task Callback Trigger');
 		const callbackUrl = n8n.webhookUrl(`${String(trigger?.webhookId)}/${String(trigger?.id)}`);
 		await n8n.updateWorkflow(WORKFLOW_ID, (stored: WorkflowJson) => {
@@ -201,7 +184,7 @@ describe.each(N8N_LINES)('n8n line %s.x, on its defaults: the Data Table pipelin
 			// Three runs at once on top of the schedule.
 			await Promise.all([1, 2, 3].map(() => n8n.startManualWorkflow(WORKFLOW_ID)));
 			// More rows while runs are going.
-			await table.insert(sheet(12, 18));
+			await table.insert(sixFamilyRows('Pipeline video', 18, 12));
 
 			const expected = 30;
 			try {
