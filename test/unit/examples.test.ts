@@ -54,3 +54,39 @@ test('an example with a node that needs n8n 2.x is imported into 2.x only', () =
 	for (const file of exampleFiles())
 		if (needing2.has(exampleWorkflowId(file))) expect(EXAMPLE_LINES[file]).toEqual([2]);
 });
+
+/** The parts of an example workflow this check reads. */
+interface ExampleShape {
+	id: string;
+	nodes: Array<{ name: string; type: string; parameters?: Record<string, unknown> }>;
+	connections: Record<string, { main?: Array<Array<{ node: string }>> } | undefined>;
+}
+
+/**
+ * n8n 1.x's default SQLite has no pool, and two executions writing a Data Table at once then fail
+ * inside n8n (seen in the suite: a callback's execution beside a batch run). Every example whose
+ * Data Table writes can overlap (a trigger lane beside a run, or a schedule) checks this first.
+ */
+test('every example that writes a Data Table from more than one lane stops first on SQLite without a pool', () => {
+	const guarded: string[] = [];
+	for (const workflow of loadExamples(1) as unknown as ExampleShape[]) {
+		const writes = workflow.nodes.filter(
+			(node) =>
+				node.type === 'n8n-nodes-base.dataTable' &&
+				['update', 'upsert', 'insert'].includes(String(node.parameters?.operation)),
+		);
+		const triggers = workflow.nodes.filter((node) => /trigger|webhook/i.test(node.type));
+		if (writes.length === 0 || triggers.length < 2) continue;
+		guarded.push(workflow.id);
+		const settings = workflow.nodes.find((node) => node.name === 'Settings');
+		expect(JSON.stringify(settings?.parameters)).toContain('DB_SQLITE_POOL_SIZE');
+		expect(workflow.connections.Settings?.main?.[0]?.[0]?.node).toBe('SQLite Without a Pool?');
+		const stopName = workflow.connections['SQLite Without a Pool?']?.main?.[0]?.[0]?.node;
+		const stop = workflow.nodes.find((node) => node.name === stopName);
+		expect(stop?.type).toBe('n8n-nodes-base.stopAndError');
+		expect(String(stop?.parameters?.errorMessage)).toMatch(/Set DB_SQLITE_POOL_SIZE=2/);
+	}
+	expect(guarded.sort()).toEqual(
+		['video-data-table-batch.json', 'video-pipeline-data-table.json'].map(exampleWorkflowId),
+	);
+});
