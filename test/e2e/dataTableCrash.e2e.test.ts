@@ -280,31 +280,34 @@ describe.each(N8N_LINES)('n8n line %s.x in queue mode: a worker dies mid-create'
 		return { billedAtKill, killedAt, rowsAfterKill, workerExitsOnRestart, rerun };
 	}
 
-	test('measured first, without the claim: the re-run creates the killed chunk’s billed rows again', async () => {
-		const crash = await killMidCreateAndRunAgain(
-			BEFORE_WORKFLOW_ID,
-			beforeTable,
-			BEFORE,
-			async () => true,
-		);
-		expect(crash.rowsAfterKill.filter((row) => row.taskId)).toHaveLength(CHUNK);
-		const billedInKilledChunk = crash.billedAtKill - CHUNK;
-		const prompts = billedCreates(BEFORE).map((request) => createRequestPrompt(request.body));
-		const createdTwice = prompts.filter((prompt, index) => prompts.indexOf(prompt) !== index);
-		const rows = await beforeTable.rows();
-		const onARow = new Set(rows.map((row) => row.taskId));
-		// Tasks the gateway created whose id no row holds (the first copy of each row created twice).
-		const onNoRow = prompts.length - rows.filter((row) => row.taskId).length;
-		expect(billedInKilledChunk).toBeGreaterThan(0);
-		expect(createdTwice).toHaveLength(billedInKilledChunk);
-		expect(onNoRow).toBe(billedInKilledChunk);
-		expect(onARow.size).toBe(rows.length);
-		process.stderr.write(
-			`data-table crash on n8n ${line}.x queue mode, without the claim: killed after ${crash.billedAtKill} billed creates; ` +
-				`${crash.workerExitsOnRestart} worker exits on restart; re-run: ${prompts.length} billed for ${rows.length} rows, ` +
-				`${createdTwice.length} rows created twice, ${onNoRow} billed tasks on no row\n`,
-		);
-	}, 900_000);
+	// The baseline shows what the claim prevents; it is the same on both lines (measured: 1.x and
+	// 2.x alike), so it runs on the current line only and keeps npm test under 45 minutes.
+	if (line === 2)
+		test('measured first, without the claim: the re-run creates the killed chunk’s billed rows again', async () => {
+			const crash = await killMidCreateAndRunAgain(
+				BEFORE_WORKFLOW_ID,
+				beforeTable,
+				BEFORE,
+				async () => true,
+			);
+			expect(crash.rowsAfterKill.filter((row) => row.taskId)).toHaveLength(CHUNK);
+			const billedInKilledChunk = crash.billedAtKill - CHUNK;
+			const prompts = billedCreates(BEFORE).map((request) => createRequestPrompt(request.body));
+			const createdTwice = prompts.filter((prompt, index) => prompts.indexOf(prompt) !== index);
+			const rows = await beforeTable.rows();
+			const onARow = new Set(rows.map((row) => row.taskId));
+			// Tasks the gateway created whose id no row holds (the first copy of each row created twice).
+			const onNoRow = prompts.length - rows.filter((row) => row.taskId).length;
+			expect(billedInKilledChunk).toBeGreaterThan(0);
+			expect(createdTwice).toHaveLength(billedInKilledChunk);
+			expect(onNoRow).toBe(billedInKilledChunk);
+			expect(onARow.size).toBe(rows.length);
+			process.stderr.write(
+				`data-table crash on n8n ${line}.x queue mode, without the claim: killed after ${crash.billedAtKill} billed creates; ` +
+					`${crash.workerExitsOnRestart} worker exits on restart; re-run: ${prompts.length} billed for ${rows.length} rows, ` +
+					`${createdTwice.length} rows created twice, ${onNoRow} billed tasks on no row\n`,
+			);
+		}, 900_000);
 
 	test('the recipe, killed in the second chunk, run again: no row created twice, every billed task on its row or reported', async () => {
 		// Family A tasks of the killed chunk call back with their row's key: the trigger (run by
