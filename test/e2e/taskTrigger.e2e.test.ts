@@ -105,6 +105,12 @@ const SWEEPER_ID = 'mgTaskCbSweeper1';
 /** Every 5th task of the batch loses all its callbacks on the way to n8n. */
 const LOSE_EVERY_NTH_TASK = 5;
 const TEN_MINUTES_MS = 600_000;
+/**
+ * Tasks of the restart test (four callbacks each). 150 rather than the 250 first measured (docs):
+ * before the fix 163 and 199 of 250 finals started a second execution, so 150 still fails it
+ * by the dozens, in a minute less of npm test per line.
+ */
+const RESTART_TASKS = 150;
 
 let sim: Simulator;
 let packDir: string;
@@ -260,11 +266,11 @@ describe.each(N8N_LINES)('Task Callback Trigger on n8n line %s.x', (line) => {
 		);
 	});
 
-	test('a restart forgets no final it heard: 250 tasks, 1,000 callbacks at 8 in flight, then every final replayed after the restart starts nothing', async () => {
-		// Real callback bodies: 250 Task family S tasks, four callbacks each (queued, running, the
+	test(`a restart forgets no final it heard: ${RESTART_TASKS} tasks, ${4 * RESTART_TASKS} callbacks at 8 in flight, then every final replayed after the restart starts nothing`, async () => {
+		// Real callback bodies: RESTART_TASKS Task family S tasks, four callbacks each (queued, running, the
 		// final state twice), in the order the simulator sent them.
-		const callbacks = await captureTaskCallbacks(sim, 250);
-		expect(callbacks).toHaveLength(1000);
+		const callbacks = await captureTaskCallbacks(sim, RESTART_TASKS);
+		expect(callbacks).toHaveLength(4 * RESTART_TASKS);
 
 		const post = async (body: unknown) => {
 			const answer = await running().http('POST', `/webhook/${TRIGGER_PATH}`, { body });
@@ -274,22 +280,22 @@ describe.each(N8N_LINES)('Task Callback Trigger on n8n line %s.x', (line) => {
 		};
 		const answers = await inFlight(8, callbacks, post);
 		const started = answers.filter((answer) => answer.started).map((answer) => answer.taskId);
-		expect(started).toHaveLength(250);
-		expect(new Set(started).size).toBe(250);
+		expect(started).toHaveLength(RESTART_TASKS);
+		expect(new Set(started).size).toBe(RESTART_TASKS);
 
 		n8n = await running().restart();
 		await running().waitForWebhook(TRIGGER_PATH);
 		const finals = callbacks.filter((body) => callbackStatus(body) === 'succeeded');
 		const unique = [...new Map(finals.map((body) => [(body as { id: string }).id, body])).values()];
-		expect(unique).toHaveLength(250);
+		expect(unique).toHaveLength(RESTART_TASKS);
 		const replayed = await inFlight(8, unique, post);
 		const startedAgain = replayed.filter((answer) => answer.started);
 		process.stderr.write(
-			`[e2e] task trigger restart, n8n ${line}.x: 250 tasks, 1,000 callbacks at 8 in flight → ${started.length} executions; after a restart 250 finals replayed → ${startedAgain.length} second executions\n`,
+			`[e2e] task trigger restart, n8n ${line}.x: ${RESTART_TASKS} tasks, ${callbacks.length} callbacks at 8 in flight → ${started.length} executions; after a restart ${unique.length} finals replayed → ${startedAgain.length} second executions\n`,
 		);
 		expect(startedAgain).toEqual([]);
 		expect(new Set(replayed.map((answer) => answer.dropped))).toEqual(new Set(['duplicate']));
-		// 250 creates, 1,000 callbacks and a restart: minutes on a busy machine.
+		// The creates, their callbacks and a restart: minutes on a busy machine.
 	}, 420_000);
 
 	test('a wrong secret never starts the workflow', async () => {
