@@ -61,6 +61,8 @@ import type {
 } from '../test/e2e/harness';
 import { N8N_VERSIONS, delay, loadWorkflow, packPackage, until } from '../test/e2e/harness';
 import { startQueueMode, startQueueServices } from '../test/e2e/queueMode';
+import { AUTO_DETECT, recognizeEvent } from '../nodes/ModelGatewayTaskTrigger/recognize';
+import { isDone } from '../nodes/shared/tasks';
 import { startSimulator } from '../test/simulator';
 import { sampleWorkerRss } from './processRss';
 
@@ -348,17 +350,13 @@ async function benchOnce(line: N8nLine, workers: number, tarball: string): Promi
 /** Task family S: no query before 10 minutes after creation (unless it called back). */
 const TASK_S_FIRST_QUERY_MS = 600_000;
 
-/** The task id of a final-state callback body (Task family S or Family A), else undefined. */
+/**
+ * The task id of a final-state callback body, read as the Task Callback Trigger reads it (one
+ * recognition and one status mapping for the package and its benchmark), else undefined.
+ */
 function finalCallbackTask(body: unknown): string | undefined {
-	const record = (value: unknown): Record<string, unknown> =>
-		typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
-	const outer = record(body);
-	const task = 'data' in outer ? record(outer.data) : outer;
-	const status = String(task.status ?? task.task_status ?? '').toLowerCase();
-	if (!['succeeded', 'succeed', 'failed', 'cancelled', 'canceled', 'expired'].includes(status))
-		return undefined;
-	const id = task.id ?? task.task_id;
-	return typeof id === 'string' ? id : undefined;
+	const event = recognizeEvent(body, AUTO_DETECT, {});
+	return event && isDone(event.status) ? event.taskId : undefined;
 }
 
 /** Failed executions n8n kept (first 10): id, mode, status, the node and the message. */
