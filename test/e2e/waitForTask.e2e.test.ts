@@ -11,7 +11,9 @@ import { startSimulator, type Simulator } from '../simulator';
 import { exampleWorkflowId, loadExamples, simulatorCredentials } from './examples';
 import {
 	N8N_LINES,
+	REPO_ROOT,
 	allRunsOutput,
+	loadWorkflow,
 	packPackage,
 	startN8n,
 	type N8nInstance,
@@ -21,6 +23,13 @@ import {
 /** The Wait node waits ≥ 70 s and n8n's wait tracker resumes to within a minute. */
 const RESUME_TIMEOUT_MS = 240_000;
 const LOOP = 'video-batch-durable-loop.json';
+/** Check Once and Route with Still Running wired straight back into it, no Wait node. */
+const STRAIGHT_BACK = loadWorkflow(
+	join(REPO_ROOT, 'test/e2e/workflows/wait-loop-straight-back.json'),
+);
+const STRAIGHT_BACK_S = loadWorkflow(
+	join(REPO_ROOT, 'test/e2e/workflows/wait-loop-straight-back-s.json'),
+);
 
 let sim: Simulator;
 let packDir: string;
@@ -47,7 +56,7 @@ afterAll(async () => {
  * `waiting`). The loop's restart is tested in queue mode (queueMode.e2e.test.ts restarts the main
  * process mid-wait, both lines), where the main process does not run it.
  */
-describe.each(N8N_LINES)('n8n line %s.x: the durable Wait for Task loop', (line) => {
+describe.each(N8N_LINES)('n8n line %s.x: Wait for Task loops', (line) => {
 	let n8n: N8nInstance | undefined;
 
 	beforeAll(async () => {
@@ -55,7 +64,11 @@ describe.each(N8N_LINES)('n8n line %s.x: the durable Wait for Task loop', (line)
 			line,
 			packages: [gatewayPackage.tarball],
 			credentials: simulatorCredentials(sim),
-			workflows: loadExamples(line).filter((workflow) => workflow.id === exampleWorkflowId(LOOP)),
+			workflows: [
+				...loadExamples(line).filter((workflow) => workflow.id === exampleWorkflowId(LOOP)),
+				STRAIGHT_BACK,
+				STRAIGHT_BACK_S,
+			],
 		});
 	});
 
@@ -89,5 +102,41 @@ describe.each(N8N_LINES)('n8n line %s.x: the durable Wait for Task loop', (line)
 		// Each task was asked about exactly once, in the pass after the wait; none created twice.
 		expect(sim.requestsTo('GET', '/v1/videos/')).toHaveLength(20);
 		expect(sim.requestsTo('POST', '/v1/videos')).toHaveLength(20);
+	});
+
+	test('Still Running wired straight back, no Wait node: the loop does not spin; each task is checked once, when due', async () => {
+		if (!n8n) throw new Error('n8n did not start');
+		sim.reset();
+		const { execution } = await n8n.runManualWorkflow(STRAIGHT_BACK.id);
+		expect(execution.status).toBe('success');
+		// The first pass finds nothing due (a generic task's first check is 10 s after its
+		// creation) and routes it all to Still Running; the second waits for it inside the node.
+		// A spinning loop runs the node thousands of times in those seconds.
+		expect(execution.data?.resultData.runData['Check Videos']).toHaveLength(2);
+		const createdIds = allRunsOutput(execution, 'Create Video Tasks').map((task) => task.taskId);
+		expect(createdIds).toHaveLength(4);
+		const finished = allRunsOutput(execution, 'Finished Videos');
+		expect(finished.map((task) => task.taskId).sort()).toEqual([...createdIds].sort());
+		for (const task of finished) expect(task).toMatchObject({ status: 'succeeded', polls: 1 });
+		const queries = sim.requestsTo('GET', '/v1/videos/');
+		expect(queries).toHaveLength(4);
+		for (const task of allRunsOutput(execution, 'Create Video Tasks')) {
+			const query = queries.find((request) => request.path.endsWith(String(task.taskId)));
+			expect(query?.at).toBeGreaterThanOrEqual(Date.parse(String(task.createdAt)) + 10_000);
+		}
+	});
+
+	test('Still Running wired straight back with a check minutes away (Task family S): the run stops and says to put a Wait node in the loop', async () => {
+		if (!n8n) throw new Error('n8n did not start');
+		sim.reset();
+		const { execution } = await n8n.runManualWorkflow(STRAIGHT_BACK_S.id);
+		expect(execution.status).toBe('error');
+		const runs = execution.data?.resultData.runData['Check Videos'] ?? [];
+		expect(runs).toHaveLength(2);
+		expect(runs[1].error?.message).toMatch(
+			/^Still Running is connected straight back to this node, and no task is due for \d+ s/,
+		);
+		expect(sim.requestsTo('POST', '/v1/task/')).toHaveLength(1);
+		expect(sim.requestsTo('GET', '/v1/task/')).toHaveLength(0);
 	});
 });

@@ -156,6 +156,8 @@ export interface WorkflowNodeSpec {
 	credentials?: boolean;
 	/** A sub-node connected to this node's AI Language Model input (e.g. the Chat Model). */
 	languageModel?: WorkflowNodeSpec;
+	/** This output of the node is wired straight back into its own input (a loop). */
+	loopBackOutput?: number;
 }
 
 export interface RunOptions {
@@ -220,6 +222,14 @@ export async function runChain(specs: WorkflowNodeSpec[], options: RunOptions): 
 			main: [[{ node: chain[index + 1].name, type: 'main', index: 0 }]],
 		};
 	}
+	specs.forEach((spec, index) => {
+		if (spec.loopBackOutput === undefined) return;
+		const node = chain[index + 1].name;
+		const main = connections[node]?.main ?? [];
+		for (let output = 0; output <= spec.loopBackOutput; output++) main[output] ??= [];
+		main[spec.loopBackOutput] = [{ node, type: 'main', index: 0 }];
+		connections[node] = { main };
+	});
 	// Sub-nodes run only when the node they serve asks for them, as in n8n.
 	const subNodes = specs.flatMap((spec, index) => {
 		if (!spec.languageModel) return [];

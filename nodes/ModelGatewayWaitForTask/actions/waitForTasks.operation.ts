@@ -13,6 +13,7 @@ import { queryTask } from '../../shared/tasks/query';
 import type { NormalizedTask } from '../../shared/tasks';
 import { BATCH_REPORT_OPTION, CHECK_ONCE, waitForTaskProperties } from '../description';
 import { earliestCheckAt, entriesOf, isFinishedTaskItem, type WaitEntry } from '../entries';
+import { paceLoopedPass } from '../loopPace';
 import {
 	addDownloadedVideos,
 	stillRunningItem,
@@ -233,6 +234,8 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	const schedule = { concurrency, signal, check, onTimeout, onProgress };
 	const stillRunning: WaitEntry[] = [];
 	if (mode === CHECK_ONCE) {
+		// A loop's item that came back before anything is due: wait a little here, or stop.
+		await paceLoopedPass(this, items, entries, signal);
 		await runDueOnce(entries, schedule);
 		stillRunning.push(...entries.filter((entry) => !settled.has(entry)));
 	} else {

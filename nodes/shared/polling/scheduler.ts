@@ -197,6 +197,19 @@ export async function runDueOnce<T extends ScheduledTask>(
 	await Promise.all(Array.from({ length: Math.min(concurrency, due.length) }, worker));
 }
 
+/**
+ * The next moment a schedule of `tasks` has something to do: a task due, or one to time out.
+ * Undefined when there is none (no tasks).
+ */
+export function nextActionAt(tasks: ScheduledTask[]): number | undefined {
+	let next: number | undefined;
+	for (const task of tasks) {
+		const at = Math.min(task.dueAt, timesOutAt(task));
+		if (next === undefined || at < next) next = at;
+	}
+	return next;
+}
+
 function byDueAt(a: ScheduledTask, b: ScheduledTask): number {
 	return a.dueAt - b.dueAt;
 }
