@@ -11,7 +11,7 @@ import { PARAMETERS, taskTriggerProperties } from './description';
 
 import { callbackLifecycle } from './lifecycle';
 import { receiveCallback } from './receive';
-import { QUERY_MODE_PATH } from './secret';
+import { WEBHOOK_PATH, WEBHOOK_RESOLVERS, webhookPath } from './secret';
 
 /**
  * Starts a workflow from gateway callbacks. The gateway takes the URL with each request
@@ -50,7 +50,10 @@ export class ModelGatewayTaskTrigger implements INodeType {
 				name: 'default',
 				httpMethod: 'POST',
 				responseMode: 'onReceived',
-				path: `={{ $parameter["${PARAMETERS.secretLocation}"] === "query" ? "${QUERY_MODE_PATH}" : $parameter["${PARAMETERS.secret}"] }}`,
+				path: WEBHOOK_PATH,
+				// n8n 2.x resolves the path with this when the node's parameters hold no expression
+				// (a typed secret) instead of its expression engine; other versions ignore it.
+				[WEBHOOK_RESOLVERS]: { path: { template: WEBHOOK_PATH, resolve: webhookPath } },
 			},
 		],
 		properties: taskTriggerProperties,

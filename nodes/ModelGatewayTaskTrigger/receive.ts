@@ -110,9 +110,13 @@ export async function receiveCallback(context: IWebhookFunctions): Promise<IWebh
 		confirmed = true;
 	}
 
-	const verdict = memory.judge(memoryKey(event), capacity);
+	// An event this trigger does not emit (an unfinished one, with final events only) is judged
+	// but not remembered: the memory, saved whole by every call that starts an execution, then
+	// holds what a restart must not forget and no queued or running step of every task.
+	const emits = events === 'all' || isDone(event.status);
+	const verdict = memory.judge(memoryKey(event), capacity, emits);
 	if (verdict !== 'new') return dropped(event, verdict);
-	if (events === 'final' && !isDone(event.status)) return dropped(event, 'notFinal');
+	if (!emits) return dropped(event, 'notFinal');
 	// Only a call that starts an execution has something a restart must not forget.
 	keepMemory(staticData, memory);
 

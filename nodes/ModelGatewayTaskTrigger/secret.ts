@@ -15,6 +15,22 @@ export const SECRET_HEADER = 'x-callback-secret';
 /** The webhook path segment in `query` mode, where the secret is not part of the path. */
 export const QUERY_MODE_PATH = 'callback';
 
+/** The webhook's path (after n8n's `<webhookId>/`): the secret, or `callback` in `query` mode. */
+export const WEBHOOK_PATH = `={{ $parameter["secretLocation"] === "query" ? "${QUERY_MODE_PATH}" : $parameter["secret"] }}`;
+
+/**
+ * The same path computed from the node's parameters, for n8n 2.x: a webhook description may
+ * carry resolvers under this key (n8n-workflow's `WEBHOOK_RESOLVERS`), which n8n uses instead of
+ * evaluating the template when the node's parameters hold no expression. The default secret
+ * (the node's id) is an expression, so only a typed secret is resolved this way.
+ */
+export const WEBHOOK_RESOLVERS = Symbol.for('n8n.webhookDescriptionResolvers');
+
+export function webhookPath(parameters: Record<string, unknown>): string | undefined {
+	if (parameters.secretLocation === 'query') return QUERY_MODE_PATH;
+	return typeof parameters.secret === 'string' ? parameters.secret : undefined;
+}
+
 /**
  * Compares two secrets in constant time. Both sides are hashed first so that neither the
  * content nor the length of the expected secret leaks through timing.

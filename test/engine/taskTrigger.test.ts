@@ -293,6 +293,22 @@ describe('events, duplicates and order', () => {
 		expect(harness!.executions.map(([item]) => item.json.status)).toEqual(['succeeded']);
 	});
 
+	test('final events only: unfinished events are not remembered, so the saved memory holds finals', async () => {
+		await start();
+		await post(taskSRecord('queued'));
+		expect((await post(taskSRecord('queued'))).body.dropped).toBe('notFinal');
+		await post(taskSRecord('running'));
+		await post(S_SUCCEEDED);
+		expect(harness!.savedStaticData()).toEqual({
+			'node:Task Callback': {
+				callbackMemory: { format: 2, tasks: ['["taskS:cgt-2026-s-1","succeeded"]'] },
+			},
+		});
+		const late = await post(taskSRecord('running', { updated_at: 1795000030 }));
+		expect([late.body.started, late.body.dropped]).toEqual([false, 'stale']);
+		expect(harness!.executions.map(([item]) => item.json.status)).toEqual(['succeeded']);
+	});
+
 	test('every status change: each status once, in order', async () => {
 		await start({ events: 'all' });
 		await post(taskSRecord('queued'));
