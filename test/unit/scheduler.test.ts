@@ -1,4 +1,5 @@
 import {
+	nextActionAt,
 	runDueOnce,
 	runUntilSettled,
 	type CheckOutcome,
@@ -303,5 +304,19 @@ describe('runDueOnce', () => {
 		expect(timedOut).toEqual(['overdue']);
 		expect(tasks.map((t) => t.dueAt - now)).toEqual([10_000, 60_000, -1]);
 		expect(clock.sleeps).toBe(0);
+	});
+});
+
+describe('nextActionAt', () => {
+	it('is the earliest due time or deadline; a never-checked task cannot time out; none without tasks', () => {
+		expect(nextActionAt([])).toBeUndefined();
+		expect(
+			nextActionAt([
+				{ dueAt: 5_000, deadlineAt: 9_000, polls: 1 },
+				{ dueAt: 7_000, deadlineAt: 3_000, polls: 1 },
+			]),
+		).toBe(3_000);
+		// Never checked: checked once before it may time out, so its deadline does not count.
+		expect(nextActionAt([{ dueAt: 7_000, deadlineAt: 3_000, polls: 0 }])).toBe(7_000);
 	});
 });
