@@ -223,6 +223,17 @@ export function useVideoTable(workflow: WorkflowJson, tableId: string): void {
 	}
 }
 
+/**
+ * The production path of an example's Task Callback Trigger: its webhookId, then its secret,
+ * which the examples set to the workflow's id (so that the Settings node can work the URL out).
+ */
+export function exampleCallbackPath(workflow: WorkflowJson): string {
+	const trigger = workflow.nodes.find((node) => node.name === 'Task Callback Trigger');
+	if (!trigger?.webhookId || !workflow.id)
+		throw new Error('the example has no Task Callback Trigger');
+	return `${trigger.webhookId}/${workflow.id}`;
+}
+
 /** Sets a field of the example's Settings node (e.g. `callbackUrl`). */
 export function setExampleSetting(
 	workflow: WorkflowJson,

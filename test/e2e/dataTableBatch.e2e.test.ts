@@ -21,7 +21,7 @@ import {
 	countBy,
 	createRequestPrompt,
 	createVideoTable,
-	setExampleSetting,
+	exampleCallbackPath,
 	useVideoTable,
 	videoCreates,
 	videoRows,
@@ -135,6 +135,7 @@ describe.each(N8N_LINES)('n8n line %s.x: a Data Table as the sheet', (line) => {
 	let table: VideoTable;
 	let orphanTaskId = '';
 	let stuckRowId = 0;
+	let callbackUrl = '';
 
 	beforeAll(async () => {
 		const workflow = loadWorkflow(join(EXAMPLES_DIR, DATA_TABLE_EXAMPLE), WORKFLOW_ID);
@@ -142,17 +143,19 @@ describe.each(N8N_LINES)('n8n line %s.x: a Data Table as the sheet', (line) => {
 			line,
 			// As a user runs it: none of the settings the rest of the suite turns on, only what the
 			// docs ask of 1.x (a SQLite pool: without it the example's first node stops the run, as
-			// the pipeline e2e checks, since callbacks beside the run fail inside n8n 1.x).
+			// the pipeline e2e checks, since callbacks beside the run fail inside n8n 1.x). On 2.x,
+			// expressions may read n8n's settings ($env, as many users allow) and no pool size is
+			// set: 2.x pools SQLite by default, so the example must run, not stop at its guard.
 			n8nDefaults: true,
-			env: line === 1 ? { DB_SQLITE_POOL_SIZE: '2' } : {},
+			env: line === 1 ? { DB_SQLITE_POOL_SIZE: '2' } : { N8N_BLOCK_ENV_ACCESS_IN_NODE: 'false' },
 			packages: [gatewayPackage.tarball],
 			credentials: simulatorCredentials(sim),
 			workflows: [workflow],
 		});
 		videoFolder = createExampleFolders(n8n.userFolder);
-		const trigger = workflow.nodes.find((node) => node.name === 'Task Callback Trigger');
-		const triggerPath = `${String(trigger?.webhookId)}/${String(trigger?.id)}`;
-		const callbackUrl = n8n.webhookUrl(triggerPath);
+		// The callback URL the example works out for itself (Settings › callbackUrl).
+		const triggerPath = exampleCallbackPath(workflow);
+		callbackUrl = n8n.webhookUrl(triggerPath);
 
 		// What earlier runs left: Task family S tasks created and written back, a Family A task
 		// paid for but never written back (its callback URL names its row), a claimed row with no
@@ -192,10 +195,10 @@ describe.each(N8N_LINES)('n8n line %s.x: a Data Table as the sheet', (line) => {
 		const orphanRow = rows.find((row) => row.prompt === ORPHAN_PROMPT);
 		stuckRowId = Number(rows.find((row) => row.prompt === STUCK_PROMPT)?.id);
 
-		// After import the user picks the table and pastes the trigger's URL; then activates.
+		// After import the user picks the table; then activates. The callback URL is left as
+		// shipped: the workflow works it out.
 		await n8n.updateWorkflow(WORKFLOW_ID, (stored: WorkflowJson) => {
 			useVideoTable(stored, table.id);
-			setExampleSetting(stored, 'callbackUrl', callbackUrl);
 		});
 		await n8n.activateWorkflow(WORKFLOW_ID);
 		await n8n.waitForWebhook(triggerPath);
@@ -324,6 +327,16 @@ describe.each(N8N_LINES)('n8n line %s.x: a Data Table as the sheet', (line) => {
 				familyC: 3,
 				taskS: 3,
 			});
+			// Family A creates carry the callback URL the workflow worked out, with their row's id.
+			const familyACreates = videoCreates(sim.requests)
+				.slice(createsBefore)
+				.filter((request) => request.path.startsWith('/vendor-a/'));
+			expect(familyACreates.length).toBeGreaterThan(0);
+			for (const request of familyACreates) {
+				const url = String((request.body as { callback_url?: unknown }).callback_url);
+				expect(url.slice(0, url.indexOf('?row=') + 5)).toBe(`${callbackUrl}?row=`);
+			}
+
 			// Every task the gateway created (this run's and the earlier ones) is on its row.
 			expect(creates().sort()).toEqual(done.map((row) => String(row.prompt)).sort());
 

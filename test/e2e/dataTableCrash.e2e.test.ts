@@ -21,6 +21,7 @@ import {
 	countBy,
 	createRequestPrompt,
 	createVideoTable,
+	exampleCallbackPath,
 	setExampleSetting,
 	useVideoTable,
 	type VideoTable,
@@ -188,8 +189,7 @@ describe.each(N8N_LINES)('n8n line %s.x in queue mode: a worker dies mid-create'
 		});
 		const { main } = cluster;
 		for (const worker of cluster.workers) createExampleFolders(worker.userFolder);
-		const trigger = workflow.nodes.find((node) => node.name === 'Task Callback Trigger');
-		const triggerPath = `${String(trigger?.webhookId)}/${String(trigger?.id)}`;
+		const triggerPath = exampleCallbackPath(workflow);
 		recipeTable = await createVideoTable(main, rowsNamed(RECIPE), 'video_batch');
 		beforeTable = await createVideoTable(main, rowsNamed(BEFORE), 'video_batch_before');
 		await main.updateWorkflow(WORKFLOW_ID, (stored: WorkflowJson) => {
@@ -198,11 +198,12 @@ describe.each(N8N_LINES)('n8n line %s.x in queue mode: a worker dies mid-create'
 		});
 		await main.updateWorkflow(BEFORE_WORKFLOW_ID, (stored: WorkflowJson) => {
 			useVideoTable(stored, beforeTable.id);
+			// Not published, so no callbacks: an empty URL is not checked.
+			setExampleSetting(stored, 'callbackUrl', '');
 		});
 		await main.activateWorkflow(WORKFLOW_ID);
 		await main.waitForWebhook(triggerPath);
 
-		const pipelineTrigger = pipeline.nodes.find((node) => node.name === 'Task Callback Trigger');
 		pipelineTable = await createVideoTable(
 			main,
 			rowsNamed(PIPELINE),
@@ -211,11 +212,7 @@ describe.each(N8N_LINES)('n8n line %s.x in queue mode: a worker dies mid-create'
 		);
 		await main.updateWorkflow(PIPELINE_ID, (stored: WorkflowJson) => {
 			useVideoTable(stored, pipelineTable.id);
-			setExampleSetting(
-				stored,
-				'callbackUrl',
-				main.webhookUrl(`${String(pipelineTrigger?.webhookId)}/${String(pipelineTrigger?.id)}`),
-			);
+			setExampleSetting(stored, 'callbackUrl', main.webhookUrl(exampleCallbackPath(pipeline)));
 			setExampleSetting(stored, 'finishedVideoUrl', main.webhookUrl(FINISHED_VIDEO_PATH));
 			setExampleSetting(stored, 'rowsPerChunk', 4);
 			setExampleSetting(stored, 'chunksPerRun', 2);

@@ -28,6 +28,7 @@ import {
 	moreThanOnce,
 	sixFamilyRows,
 	createVideoTable,
+	exampleCallbackPath,
 	setExampleSetting,
 	useVideoTable,
 	videoCreates,
@@ -78,6 +79,7 @@ describe.each(N8N_LINES)('n8n line %s.x, on its defaults: the Data Table pipelin
 	let n8n: N8nInstance | undefined;
 	let table: VideoTable;
 	let videoFolder = '';
+	let callbackUrl = '';
 
 	function running(): N8nInstance {
 		if (!n8n) throw new Error('n8n did not start');
@@ -140,12 +142,10 @@ describe.each(N8N_LINES)('n8n line %s.x, on its defaults: the Data Table pipelin
 			'video_pipeline',
 			PIPELINE_TABLE_COLUMNS,
 		);
-		const trigger = workflow.nodes.find((node) => node.name === 'Task Callback Trigger');
-		const callbackUrl = n8n.webhookUrl(`${String(trigger?.webhookId)}/${String(trigger?.id)}`);
+		callbackUrl = n8n.webhookUrl(exampleCallbackPath(workflow));
+		// The URLs it posts to are left as shipped: the workflow works them out.
 		await n8n.updateWorkflow(WORKFLOW_ID, (stored: WorkflowJson) => {
 			useVideoTable(stored, table.id);
-			setExampleSetting(stored, 'callbackUrl', callbackUrl);
-			setExampleSetting(stored, 'finishedVideoUrl', running().webhookUrl(FINISHED_VIDEO_PATH));
 			setExampleSetting(stored, 'rowsPerChunk', 4);
 			// Every 5 seconds instead of every minute: the same pipeline, a test's patience.
 			const schedule = stored.nodes.find((node) => node.name === 'Every Minute');
@@ -173,6 +173,23 @@ describe.each(N8N_LINES)('n8n line %s.x, on its defaults: the Data Table pipelin
 			n8n = await running().restart({ DB_SQLITE_POOL_SIZE: '2' });
 		});
 	}
+
+	test('before it is published, a run stops at once and names the URL that does not reach it', async () => {
+		const before = creates().length;
+		const run = await running().runManualWorkflow(WORKFLOW_ID);
+		expect(run.execution.status).toBe('error');
+		const message = String(run.execution.data?.resultData.error?.message);
+		// Both URLs as the workflow worked them out, each named with its field and the fix.
+		expect(message).toContain(
+			`Settings › callbackUrl (${callbackUrl}) does not reach this workflow's Task Callback Trigger on this n8n (HTTP 500: no published webhook there). Publish the workflow`,
+		);
+		expect(message).toContain(
+			`Settings › finishedVideoUrl (${running().webhookUrl(FINISHED_VIDEO_PATH)}) does not reach this workflow's Finished Video webhook on this n8n (HTTP 500: no published webhook there).`,
+		);
+		expect(run.execution.data?.resultData.lastNodeExecuted).toBe('Stop: Fix a Webhook URL');
+		expect(creates().length).toBe(before);
+		expect((await table.rows()).filter((row) => row.claimedBy)).toEqual([]);
+	});
 
 	test(
 		'overlapping runs while rows arrive: every row created once, every video downloaded and recorded once',

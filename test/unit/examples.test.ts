@@ -55,12 +55,72 @@ test('an example with a node that needs n8n 2.x is imported into 2.x only', () =
 		if (needing2.has(exampleWorkflowId(file))) expect(EXAMPLE_LINES[file]).toEqual([2]);
 });
 
-/** The parts of an example workflow this check reads. */
+/** The parts of an example workflow these checks read. */
 interface ExampleShape {
 	id: string;
-	nodes: Array<{ name: string; type: string; parameters?: Record<string, unknown> }>;
+	nodes: Array<{
+		name: string;
+		type: string;
+		webhookId?: string;
+		parameters?: Record<string, unknown>;
+	}>;
 	connections: Record<string, { main?: Array<Array<{ node: string }>> } | undefined>;
 }
+
+const DATA_TABLE_EXAMPLES = ['video-data-table-batch.json', 'video-pipeline-data-table.json'];
+
+function dataTableExamples(): ExampleShape[] {
+	return loadExamples(1).filter((workflow) =>
+		DATA_TABLE_EXAMPLES.map(exampleWorkflowId).includes(workflow.id),
+	) as unknown as ExampleShape[];
+}
+
+/** The value of a field of an example's Settings node. */
+function setting(workflow: ExampleShape, name: string): string {
+	const settings = workflow.nodes.find((node) => node.name === 'Settings');
+	const assignments = (
+		settings?.parameters?.assignments as { assignments?: Array<{ name: string; value: unknown }> }
+	)?.assignments;
+	const value = assignments?.find((entry) => entry.name === name)?.value;
+	if (typeof value !== 'string') throw new Error(`${workflow.id}: no Settings › ${name}`);
+	return value;
+}
+
+/** What an expression reads from n8n when it runs: a stand-in for each variable it uses. */
+interface ExpressionScope {
+	$env: Record<string, string | undefined>;
+	$execution: { resumeUrl: string };
+	$workflow: { id: string };
+}
+
+/**
+ * Evaluates a `={{ … }}` field as plain JavaScript with stand-ins for n8n's variables. The
+ * fields checked here use nothing but these and the language itself.
+ */
+function evaluate(expression: string, scope: ExpressionScope): unknown {
+	const body = /^=\{\{([\s\S]*)\}\}$/.exec(expression)?.[1];
+	if (body === undefined) throw new Error(`not an expression: ${expression}`);
+	const run = new Function('$env', '$execution', '$workflow', `return (${body});`) as (
+		...args: unknown[]
+	) => unknown;
+	return run(scope.$env, scope.$execution, scope.$workflow);
+}
+
+/** `$env` as n8n 2.x gives it by default (N8N_BLOCK_ENV_ACCESS_IN_NODE): every read throws. */
+const BLOCKED_ENV = new Proxy(
+	{},
+	{
+		get() {
+			throw new Error('access to env vars denied');
+		},
+	},
+) as Record<string, string>;
+
+/** `$execution.resumeUrl` as each line builds it (2.x adds the resume token). */
+const RESUME_URL = {
+	1: 'http://127.0.0.1:5678/webhook-waiting/41',
+	2: 'http://127.0.0.1:5678/webhook-waiting/41?signature=0f3c9a',
+} as const;
 
 /**
  * n8n 1.x's default SQLite has no pool, and two executions writing a Data Table at once then fail
@@ -78,15 +138,98 @@ test('every example that writes a Data Table from more than one lane stops first
 		const triggers = workflow.nodes.filter((node) => /trigger|webhook/i.test(node.type));
 		if (writes.length === 0 || triggers.length < 2) continue;
 		guarded.push(workflow.id);
-		const settings = workflow.nodes.find((node) => node.name === 'Settings');
-		expect(JSON.stringify(settings?.parameters)).toContain('DB_SQLITE_POOL_SIZE');
+		expect(setting(workflow, 'sqliteWithoutPool')).toContain('DB_SQLITE_POOL_SIZE');
 		expect(workflow.connections.Settings?.main?.[0]?.[0]?.node).toBe('SQLite Without a Pool?');
 		const stopName = workflow.connections['SQLite Without a Pool?']?.main?.[0]?.[0]?.node;
 		const stop = workflow.nodes.find((node) => node.name === stopName);
 		expect(stop?.type).toBe('n8n-nodes-base.stopAndError');
 		expect(String(stop?.parameters?.errorMessage)).toMatch(/Set DB_SQLITE_POOL_SIZE=2/);
 	}
-	expect(guarded.sort()).toEqual(
-		['video-data-table-batch.json', 'video-pipeline-data-table.json'].map(exampleWorkflowId),
-	);
+	expect(guarded.sort()).toEqual(DATA_TABLE_EXAMPLES.map(exampleWorkflowId));
+});
+
+/**
+ * The guard stops only a run that would fail: n8n 1.x on SQLite without a pool. n8n 2.x pools
+ * SQLite by default (3) and refuses a pool size below 1 (it falls back to 3), so it never stops
+ * there, even where `$env` is readable and DB_SQLITE_POOL_SIZE is unset or 0 (issue 42: the
+ * batch example created nothing on such a 2.x). The line is told by `$execution.resumeUrl`, which
+ * carries `?signature=` on 2.x only (n8n-core's get-additional-keys, read in 1.123.81 and 2.41.1).
+ */
+test.each([
+	['1.x defaults', true, 1, {}],
+	['1.x, DB_SQLITE_POOL_SIZE=0', true, 1, { DB_SQLITE_POOL_SIZE: '0' }],
+	['1.x, DB_SQLITE_POOL_SIZE=2', false, 1, { DB_SQLITE_POOL_SIZE: '2' }],
+	['1.x on Postgres', false, 1, { DB_TYPE: 'postgresdb' }],
+	['1.x, $env blocked (cannot tell: runs)', false, 1, BLOCKED_ENV],
+	['2.x defaults ($env blocked)', false, 2, BLOCKED_ENV],
+	['2.x, $env readable, no pool size', false, 2, {}],
+	['2.x, $env readable, DB_SQLITE_POOL_SIZE=0', false, 2, { DB_SQLITE_POOL_SIZE: '0' }],
+	['2.x on Postgres', false, 2, { DB_TYPE: 'postgresdb' }],
+] as const)('the SQLite guard on %s stops the run: %s', (_case, stops, line, env) => {
+	for (const workflow of dataTableExamples()) {
+		const scope = {
+			$env: env as Record<string, string | undefined>,
+			$execution: { resumeUrl: RESUME_URL[line] },
+			$workflow: { id: workflow.id },
+		};
+		expect([workflow.id, evaluate(setting(workflow, 'sqliteWithoutPool'), scope)]).toEqual([
+			workflow.id,
+			stops,
+		]);
+	}
+});
+
+/**
+ * The URLs a Data Table example hands out are worked out from n8n's own webhook address (the
+ * base of `$execution.resumeUrl`, which follows WEBHOOK_URL) and the trigger's fixed webhookId and
+ * secret (the workflow's id), so a user copies none. Each is checked before anything is claimed.
+ */
+test.each([
+	['n8n 1.x on localhost', RESUME_URL[1], 'http://127.0.0.1:5678/webhook/'],
+	['n8n 2.x on localhost', RESUME_URL[2], 'http://127.0.0.1:5678/webhook/'],
+	[
+		'n8n behind a proxy (WEBHOOK_URL with a path)',
+		'https://automation.example.com/n8n/webhook-waiting/981?signature=ab',
+		'https://automation.example.com/n8n/webhook/',
+	],
+])('the Data Table examples work out their webhook URLs: %s', (_case, resumeUrl, webhookBase) => {
+	for (const workflow of dataTableExamples()) {
+		const scope = { $env: {}, $execution: { resumeUrl }, $workflow: { id: 'Wf4xY7kQ2pLm9ZrT' } };
+		const trigger = workflow.nodes.find((node) => node.name === 'Task Callback Trigger');
+		// The trigger's production path is <webhookId>/<secret>; the secret is the workflow's id.
+		expect(trigger?.parameters?.secret).toBe('={{ $workflow.id }}');
+		expect(evaluate(setting(workflow, 'callbackUrl'), scope)).toBe(
+			`${webhookBase}${String(trigger?.webhookId)}/Wf4xY7kQ2pLm9ZrT`,
+		);
+		const finished = workflow.nodes.find((node) => node.name === 'Finished Video');
+		if (finished)
+			expect(evaluate(setting(workflow, 'finishedVideoUrl'), scope)).toBe(
+				`${webhookBase}${String(finished.parameters?.path)}`,
+			);
+	}
+});
+
+test('a Data Table example checks its webhook URLs after the guard and before its first lane', () => {
+	for (const workflow of dataTableExamples()) {
+		const next = (name: string, output = 0) =>
+			(workflow.connections[name]?.main?.[output] ?? []).map((link) => link.node);
+		expect(next('SQLite Without a Pool?', 1)).toEqual(['Webhook URLs to Check']);
+		expect(next('Webhook URLs to Check')).toEqual(['Ask Each URL']);
+		expect(next('Ask Each URL')).toEqual(['Check the Answers']);
+		expect(next('Check the Answers')).toEqual(['URLs Reach This Workflow?']);
+		expect(next('URLs Reach This Workflow?', 1)).toEqual(['Stop: Fix a Webhook URL']);
+		const lanes = next('URLs Reach This Workflow?', 0);
+		expect(lanes.length).toBeGreaterThan(0);
+		for (const lane of lanes)
+			expect(workflow.nodes.find((node) => node.name === lane)?.type).toBe(
+				'n8n-nodes-base.dataTable',
+			);
+		const code = String(
+			workflow.nodes.find((node) => node.name === 'Webhook URLs to Check')?.parameters?.jsCode,
+		);
+		for (const field of workflow.nodes.some((node) => node.name === 'Finished Video')
+			? ['callbackUrl', 'finishedVideoUrl']
+			: ['callbackUrl'])
+			expect(code).toContain(`'${field}'`);
+	}
 });
