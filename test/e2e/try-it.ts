@@ -16,9 +16,11 @@ import { join } from 'node:path';
 import { startSimulator, type Simulator } from '../simulator';
 import {
 	DATA_TABLE_EXAMPLE,
+	PIPELINE_EXAMPLE,
+	PIPELINE_TABLE_COLUMNS,
 	SAMPLE_VIDEO_ROWS,
+	VIDEO_TABLE_COLUMNS,
 	createVideoTable,
-	setExampleSetting,
 	useVideoTable,
 } from './dataTable';
 import {
@@ -31,6 +33,7 @@ import {
 
 const CALLBACK_REACT_ID = exampleWorkflowId('task-callback-react.json');
 const DATA_TABLE_ID = exampleWorkflowId(DATA_TABLE_EXAMPLE);
+const PIPELINE_ID = exampleWorkflowId(PIPELINE_EXAMPLE);
 import {
 	N8N_OWNER,
 	N8N_VERSIONS,
@@ -128,22 +131,17 @@ async function main(): Promise<void> {
 		for (const workflow of workflows.filter((entry) => entry.id === CALLBACK_REACT_ID)) {
 			await n8n.activateWorkflow(workflow.id);
 		}
-		// The Data Table example gets its table, filled with sample rows, and its callback URL,
-		// as a user sets it up after import; active, so its trigger listens.
-		const tableExample = workflows.find((entry) => entry.id === DATA_TABLE_ID);
-		if (tableExample) {
-			const running = n8n;
-			const table = await createVideoTable(running, SAMPLE_VIDEO_ROWS);
-			const trigger = tableExample.nodes.find((node) => node.name === 'Task Callback Trigger');
-			await running.updateWorkflow(DATA_TABLE_ID, (stored) => {
-				useVideoTable(stored, table.id);
-				setExampleSetting(
-					stored,
-					'callbackUrl',
-					running.webhookUrl(`${String(trigger?.webhookId)}/${String(trigger?.id)}`),
-				);
-			});
-			await running.activateWorkflow(DATA_TABLE_ID);
+		// The Data Table examples get their tables, filled with sample rows, as a user sets them up
+		// after import (the URLs they hand out they work out themselves); published, so their
+		// triggers listen and the pipeline's schedule takes new rows every minute.
+		for (const [workflowId, tableName, columns] of [
+			[DATA_TABLE_ID, 'video_batch', VIDEO_TABLE_COLUMNS],
+			[PIPELINE_ID, 'video_pipeline', PIPELINE_TABLE_COLUMNS],
+		] as const) {
+			if (!workflows.some((entry) => entry.id === workflowId)) continue;
+			const table = await createVideoTable(n8n, SAMPLE_VIDEO_ROWS, tableName, columns);
+			await n8n.updateWorkflow(workflowId, (stored) => useVideoTable(stored, table.id));
+			await n8n.activateWorkflow(workflowId);
 		}
 	} catch (error) {
 		await stop();
@@ -164,6 +162,8 @@ async function main(): Promise<void> {
 			'  its executions.',
 			'  The Data Table example has its table ("video_batch", under Data tables) with 12 rows:',
 			'  run it, then open the table to see every row written back.',
+			'  The standing pipeline is published with its table ("video_pipeline", 12 rows): every',
+			'  minute it takes the rows without a task; add rows there and watch them finish.',
 			`  Videos of the batch examples ("... → videos on disk"): ${videoFolder}`,
 			`  n8n's log: ${n8n.logFile}`,
 			'  Everything is thrown away when you stop: press Ctrl-C.',
