@@ -11,12 +11,18 @@ export const CLOCK_TICKS_PER_SECOND = 100;
 
 /** CPU time (clock ticks) of every process of this n8n: n8n and its task runners. */
 export function cpuTicks(n8n: N8nInstance): number {
+	return cpuTicksOf([n8n.userFolder]);
+}
+
+/** CPU time (clock ticks) of every n8n process using one of these user folders (a cluster). */
+export function cpuTicksOf(userFolders: string[]): number {
+	const marks = userFolders.map((folder) => `N8N_USER_FOLDER=${folder}\0`);
 	let ticks = 0;
 	for (const entry of readdirSync('/proc')) {
 		if (!/^\d+$/.test(entry)) continue;
 		try {
 			const environ = readFileSync(`/proc/${entry}/environ`, 'latin1');
-			if (!environ.includes(`N8N_USER_FOLDER=${n8n.userFolder}\0`)) continue;
+			if (!marks.some((mark) => environ.includes(mark))) continue;
 			const stat = readFileSync(`/proc/${entry}/stat`, 'latin1');
 			const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
 			ticks += Number(fields[11]) + Number(fields[12]);
@@ -34,11 +40,16 @@ export function ticksToMs(ticks: number): number {
 
 /** Waits until n8n's processes use under 5% of a core for a second (at most 3 minutes). */
 export async function settle(n8n: N8nInstance): Promise<number> {
+	return await settleOn(() => cpuTicks(n8n));
+}
+
+/** `settle` for any set of processes, read by `ticks`. */
+export async function settleOn(ticks: () => number): Promise<number> {
 	const started = Date.now();
-	let before = cpuTicks(n8n);
+	let before = ticks();
 	while (Date.now() - started < 180_000) {
 		await new Promise((resolve) => setTimeout(resolve, 1000));
-		const now = cpuTicks(n8n);
+		const now = ticks();
 		if (now - before < 5) break;
 		before = now;
 	}

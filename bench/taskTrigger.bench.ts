@@ -32,6 +32,7 @@ import { callbackStatus, captureTaskCallbacks, inFlight } from '../test/e2e/call
 import type { N8nInstance, N8nLine, WorkflowJson, WorkflowNode } from '../test/e2e/harness';
 import { N8N_VERSIONS, findInstallation, packPackage, startN8n } from '../test/e2e/harness';
 import { startSimulator } from '../test/simulator';
+import { singleNodeWorkflow, webhookNodeWorkflow } from './webhookWorkflows';
 import { cpuTicks, median, percentile, settle, ticksToMs } from './n8nCpu';
 
 const LINES = (process.env.BENCH_LINES ?? '1 2')
@@ -59,16 +60,6 @@ const WEBHOOK_WORKFLOW = 'benchCbWebhook01';
 const TRIGGER_V1_WEBHOOK_ID = '6c2f3d4e-5a71-4b8c-9dae-1f2a3b4c5d6e';
 const TRIGGER_V1_PATH = `${TRIGGER_V1_WEBHOOK_ID}/${TRIGGER_SECRET}`;
 
-function singleNodeWorkflow(id: string, node: WorkflowNode): WorkflowJson {
-	return {
-		id,
-		name: `bench: ${id}`,
-		nodes: [node],
-		connections: {},
-		settings: { executionOrder: 'v1' },
-	} as WorkflowJson;
-}
-
 /** The trigger alone, at its default settings, in one of its versions. */
 function triggerNode(typeVersion: number, webhookId: string): WorkflowNode {
 	return {
@@ -85,15 +76,12 @@ function triggerNode(typeVersion: number, webhookId: string): WorkflowNode {
 const workflows: WorkflowJson[] = [
 	singleNodeWorkflow(TRIGGER_WORKFLOW, triggerNode(2, TRIGGER_WEBHOOK_ID)),
 	singleNodeWorkflow(TRIGGER_V1_WORKFLOW, triggerNode(1, TRIGGER_V1_WEBHOOK_ID)),
-	singleNodeWorkflow(WEBHOOK_WORKFLOW, {
-		id: 'bench-cb-webhook',
-		name: 'Webhook',
-		type: 'n8n-nodes-base.webhook',
-		typeVersion: 2,
-		position: [0, 0],
-		webhookId: 'a0b1c2d3-e4f5-4a6b-9c8d-7e6f5a4b3c2d',
-		parameters: { httpMethod: 'POST', path: WEBHOOK_PATH, responseMode: 'onReceived', options: {} },
-	}),
+	webhookNodeWorkflow(
+		WEBHOOK_WORKFLOW,
+		'bench-cb-webhook',
+		'a0b1c2d3-e4f5-4a6b-9c8d-7e6f5a4b3c2d',
+		WEBHOOK_PATH,
+	),
 ];
 
 interface Load {
