@@ -38,6 +38,7 @@ import {
 	DATA_TABLE_EXAMPLE,
 	createRequestPrompt,
 	createVideoTable,
+	exampleCallbackPath,
 	setExampleSetting,
 	useVideoTable,
 	type VideoTableRow,
@@ -183,8 +184,7 @@ async function benchLine(line: N8nLine, tarball: string): Promise<void> {
 		const folders = [n8n.main.userFolder, ...n8n.workers.map((worker) => worker.userFolder)].map(
 			createExampleFolders,
 		);
-		const trigger = workflow.nodes.find((node) => node.name === 'Task Callback Trigger');
-		const triggerPath = `${String(trigger?.webhookId)}/${String(trigger?.id)}`;
+		const triggerPath = exampleCallbackPath(workflow);
 		const rows = benchRows(ROWS);
 		const table = await createVideoTable(n8n.main, rows);
 		await n8n.main.updateWorkflow(WORKFLOW_ID, (stored: WorkflowJson) => {

@@ -39,6 +39,7 @@ import {
 	PIPELINE_TABLE_COLUMNS,
 	createRequestPrompt,
 	createVideoTable,
+	exampleCallbackPath,
 	setExampleSetting,
 	useVideoTable,
 	moreThanOnce,
@@ -133,7 +134,6 @@ async function benchOnce(line: N8nLine, workers: number, tarball: string): Promi
 		const folders = [main.userFolder, ...cluster.workers.map((worker) => worker.userFolder)].map(
 			createExampleFolders,
 		);
-		const trigger = workflow.nodes.find((node) => node.name === 'Task Callback Trigger');
 		const table = await createVideoTable(
 			main,
 			benchRows(0, START_ROWS),
@@ -142,11 +142,7 @@ async function benchOnce(line: N8nLine, workers: number, tarball: string): Promi
 		);
 		await main.updateWorkflow(WORKFLOW_ID, (stored: WorkflowJson) => {
 			useVideoTable(stored, table.id);
-			setExampleSetting(
-				stored,
-				'callbackUrl',
-				main.webhookUrl(`${String(trigger?.webhookId)}/${String(trigger?.id)}`),
-			);
+			setExampleSetting(stored, 'callbackUrl', main.webhookUrl(exampleCallbackPath(workflow)));
 			setExampleSetting(stored, 'finishedVideoUrl', main.webhookUrl(FINISHED_VIDEO_PATH));
 			setExampleSetting(stored, 'rowsPerChunk', ROWS_PER_CHUNK);
 			setExampleSetting(stored, 'chunksPerRun', CHUNKS_PER_RUN);
