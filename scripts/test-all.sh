@@ -30,7 +30,7 @@ npm run format:check
 phase "type-check (sources and tests)"
 npm run typecheck
 phase "unit and engine tests"
-npx jest --ci
+npx jest --ci --coverage
 phase "real n8n end to end"
 MG_E2E_SKIP_BUILD=1 bash scripts/e2e/run.sh
 
