@@ -34,11 +34,12 @@ function loopsOntoItself(context: IExecuteFunctions): boolean {
 }
 
 /**
- * Before a Check Once and Route pass over a Still Running item none of whose tasks is due: waits
- * in the node until the first one is, when that is at most IN_NODE_WAIT_LIMIT_MS away; when it is
- * further and Still Running is wired straight back into this node, stops with an error that says
- * how to wire the loop, before anything is sent. A pass with work to do now, or whose items did
- * not come round a loop, goes on at once.
+ * Before a Check Once and Route pass over this node's own Still Running item, wired straight
+ * back, none of whose tasks is due: waits in the node until the first one is, when that is at
+ * most IN_NODE_WAIT_LIMIT_MS away; further, stops with an error that says how to wire the loop,
+ * before anything is sent. Any other pass goes on at once: one with work to do now, and one whose
+ * Still Running item came another way (through a Wait node that waited less than asked, a Split
+ * Out, another workflow) is routed as always, its tasks unasked until their time.
  */
 export async function paceLoopedPass(
 	context: IExecuteFunctions,
@@ -47,7 +48,7 @@ export async function paceLoopedPass(
 	signal: AbortSignal | undefined,
 	clock: SchedulerClock = realClock,
 ): Promise<void> {
-	if (!items.some(isStillRunningItem)) return;
+	if (!items.some(isStillRunningItem) || !loopsOntoItself(context)) return;
 	const next = nextActionAt(entries);
 	const now = clock.now();
 	if (next === undefined || next <= now) return;
@@ -59,7 +60,6 @@ export async function paceLoopedPass(
 		await clock.sleep(waitMs, signal ?? new AbortController().signal);
 		return;
 	}
-	if (!loopsOntoItself(context)) return;
 	const seconds = Math.ceil(waitMs / 1000);
 	throw new NodeOperationError(
 		context.getNode(),
