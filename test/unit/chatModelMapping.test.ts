@@ -224,6 +224,20 @@ describe('Model Gateway Chat Model requests over Chat Completions', () => {
 		expect(sent.stop).toEqual(['END', 'STOP']);
 	});
 
+	it('leaves out an empty answer in the memory, so the next turn is a body the spec accepts', () => {
+		const body = chatCompletionsApi.body(
+			settingsFrom({}),
+			[user('Hi'), { role: 'assistant', content: [] }, user('Again?')],
+			[],
+			false,
+		);
+		expect(body.messages).toEqual([
+			{ role: 'user', content: 'Hi' },
+			{ role: 'user', content: 'Again?' },
+		]);
+		expect(() => validateRequest(chatCompletionsApi.schema, body, testNode(), 0)).not.toThrow();
+	});
+
 	it('streams without tools: usage asked for, no parallel_tool_calls', () => {
 		expect(chatCompletionsApi.body(settingsFrom({}), [user('Hi')], [], true)).toEqual({
 			model: 'gpt-4o-mini',

@@ -23,7 +23,10 @@ function chatMessages(messages: Message[]): IDataObject[] {
 		if (message.role === 'assistant') {
 			const calls = toolCallsOf(message);
 			const text = textOf(message);
-			if (calls.length === 0) return [{ role: 'assistant', content: text }];
+			// An empty answer in the memory (content filtered, tokens spent on reasoning) says
+			// nothing, and the spec refuses an assistant message without content or tool calls:
+			// left out, as the Responses mapping does, so the conversation can go on.
+			if (calls.length === 0) return text === '' ? [] : [{ role: 'assistant', content: text }];
 			return [
 				{
 					role: 'assistant',
