@@ -50,8 +50,6 @@ export class ModelGatewayTaskTrigger implements INodeType {
 				name: 'default',
 				httpMethod: 'POST',
 				responseMode: 'onReceived',
-				// Empty: n8n answers a started callback with the webhook's own response (the summary).
-				responseData: '',
 				path: WEBHOOK_PATH,
 				// n8n 2.x resolves the path with this when the node's parameters hold no expression
 				// (a typed secret) instead of its expression engine; other versions ignore it.

@@ -131,12 +131,10 @@ export async function receiveCallback(context: IWebhookFunctions): Promise<IWebh
 		headers: keptHeaders(headers),
 		receivedAt: new Date().toISOString(),
 	};
-	// Answered by n8n with the summary (the description's empty responseData makes n8n answer
-	// with webhookResponse, not "firstEntryJson"): n8n 2.x sends it only once the execution is
-	// registered or queued, so a 200 with `started: true` means the execution was accepted; an
-	// answer sent here would go out first, and a final whose execution n8n then failed to start
-	// would be lost although answered 200.
-	return { webhookResponse: { ...summary(event), started: true }, workflowData: [[{ json }]] };
+	// Answered here, like every other callback: on its own, n8n would answer a started one
+	// with the text "firstEntryJson" (its onReceived default), not with the summary.
+	answer(context, 200, { ...summary(event), started: true });
+	return { noWebhookResponse: true, workflowData: [[{ json }]] };
 }
 
 /** The callback URL's query parameters, without the secret's. */
