@@ -325,11 +325,10 @@ function queueEnv(services: QueueServices, encryptionKey: string): Record<string
 		N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
 		// 1.x runs manual executions on the main process unless told otherwise (2.x always offloads).
 		OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true',
-		// The default pool of 2 connections is exhausted by a burst of callbacks (each reads and
-		// writes the trigger's static data and enqueues an execution); 2.x then fails its database
-		// ping and answers every request 503 "Database is not ready!" until a ping succeeds.
-		// Its ping shares the pool, so give it the time a burst takes (1.x has no such ping).
-		DB_POSTGRESDB_POOL_SIZE: '20',
+		// n8n's default database pool (a bigger one made callback bursts worse: bench:callbacks).
+		// 2.x pings its database every 2 s with a 5 s limit and answers every request 503
+		// "Database is not ready!" after one missed ping; on this busy 2-core machine give it the
+		// time running-at-scale asks for (1.x has no such ping).
 		DB_PING_TIMEOUT_MS: '30000',
 	};
 }
