@@ -12,7 +12,8 @@
  *
  * Printed per worker count: wall time ÷ ideal (ideal: the last row's arrival, plus one schedule
  * interval to be taken, one task lifetime, one schedule interval to be checked), rows finished per
- * minute, peak RSS per worker when 1,000 rows had finished and at the end, Postgres growth per
+ * minute, peak RSS per worker when 1,000 rows had finished and at the end, each worker's RSS every
+ * minute and its slope per 1,000 rows finished, Postgres growth per
  * video at the end (no pruning), and the counts that must be 0: rows created more than once
  * (taken twice), Task family S queries against the rule (the simulator's violations), videos
  * downloaded twice (a row is completed only after its download, so no row is completed twice
@@ -65,7 +66,7 @@ import { startQueueMode, startQueueServices } from '../test/e2e/queueMode';
 import { AUTO_DETECT, recognizeEvent } from '../nodes/ModelGatewayTaskTrigger/recognize';
 import { isDone } from '../nodes/shared/tasks';
 import { startSimulator } from '../test/simulator';
-import { sampleWorkerRss } from './processRss';
+import { sampleWorkerRss, slope, workerRssMb } from './processRss';
 
 const numbers = (name: string, fallback: string) =>
 	(process.env[name] ?? fallback)
@@ -197,11 +198,16 @@ async function benchOnce(line: N8nLine, workers: number, tarball: string): Promi
 		})();
 
 		let finished = 0;
+		// Each worker's memory once a minute, against the rows finished by then: the slope per
+		// 1,000 rows says whether a worker grows with the work done (the goal: flat).
+		const rssTimeline: Array<{ minute: number; finished: number; rssMb: number[] }> = [];
 		const progress = setInterval(() => {
+			const rssMb = workerRssMb(cluster.workers);
+			rssTimeline.push({ minute: rssTimeline.length + 1, finished, rssMb });
 			process.stderr.write(
 				`[bench] ${new Date().toISOString()} ${workers} worker(s): ${added} rows in, ${finished} finished, ${
 					videoCreates(sim.requests).length
-				} creates, ${sim.fileDownloads.length} downloads\n`,
+				} creates, ${sim.fileDownloads.length} downloads, worker RSS ${rssMb.map((mb) => fixed(mb, 0)).join(', ')} MB\n`,
 			);
 		}, 60_000);
 		let timedOut = false;
@@ -317,6 +323,21 @@ async function benchOnce(line: N8nLine, workers: number, tarball: string): Promi
 		);
 		const peaks = (values: number[] | undefined) =>
 			values ? values.map((peak) => `${fixed(peak, 0)} MB`).join(', ') : 'not reached';
+		// From the first minute with 500 rows finished: the start (n8n loading, first runs) aside.
+		const steady = rssTimeline.filter((sample) => sample.finished >= 500);
+		const rssSlopes = cluster.workers
+			.map((_, index) => {
+				const perThousand = slope(
+					steady.map((sample) => ({ x: sample.finished, y: sample.rssMb[index] })),
+					1_000,
+				);
+				return perThousand === undefined ? 'not enough minutes' : `${fixed(perThousand, 1)} MB`;
+			})
+			.join(', ');
+		const rssMinutes = rssTimeline.map(
+			(sample) =>
+				`| ${sample.minute} | ${sample.finished} | ${sample.rssMb.map((mb) => fixed(mb, 0)).join(', ')} |`,
+		);
 		return [
 			`\nn8n ${version} in queue mode, main + ${workers} worker(s), Redis, Postgres: ${ROWS} rows (${START_ROWS} at the start, then ${ADD_PER_MINUTE} a minute), schedule every ${SCHEDULE_SECONDS} s, ${ROWS_PER_CHUNK} × ${CHUNKS_PER_RUN} rows and ${CHECKS_PER_RUN} checks per run, results ${fixed(mb(RESULT_BYTES), 2)} MB, tasks ${QUEUED_MS / 1000} s queued + ${RUNNING_MS / 1000} s running${timedOut ? `; DID NOT FINISH within ${RUN_TIMEOUT_MS / 1000} s` : ''}`,
 			'| figure | value |',
@@ -327,12 +348,17 @@ async function benchOnce(line: N8nLine, workers: number, tarball: string): Promi
 			`| rows finished per minute | ${fixed(finished / (wallMs / 60_000), 1)} |`,
 			`| peak RSS per worker, until 1,000 rows finished | ${peaks(peaksAt1000)} |`,
 			`| peak RSS per worker, after | ${peaks(peaksAfter)} |`,
+			`| RSS slope per worker per 1,000 rows finished (least squares over the minutes from 500 finished) | ${rssSlopes} |`,
 			`| Postgres growth per video, at the end | ${perVideo(sizeEnd)} KB (${fixed(mb(sizeBefore))} → ${fixed(mb(sizeEnd))} MB; executions: ${executionsAtEnd}) |`,
 			`| Postgres growth per video, after n8n's hard delete (every ${HARD_DELETE_MINUTES} min) and VACUUM FULL, no pruning | ${hardDeleted ? '' : 'NOT HARD-DELETED IN TIME: '}${perVideo(sizeSettled)} KB (→ ${fixed(mb(sizeSettled))} MB, ${fixed(mb(sizeBeforeVacuum))} MB on disk before VACUUM FULL; executions: ${executionsSettled}) |`,
 			`| rows created more than once (taken twice) | ${moreThanOnce(prompts).length} |`,
 			`| Task family S queries against the rule | ${sim.violations.filter((violation) => /queried/.test(violation.message)).length} (spec violations in all: ${sim.violations.length}) |`,
 			`| videos downloaded twice | ${moreThanOnce(downloads).length} |`,
 			`| rows succeeded with their file / files on disk / rows | ${succeeded} / ${files} / ${rows.length} |`,
+			'',
+			'| minute | rows finished | RSS per worker (MB) |',
+			'|---|---|---|',
+			...rssMinutes,
 			...(unfinished.length ? ['', 'Rows not finished (first 5):', ...unfinished] : []),
 			...(failed.length ? ['', 'Failed executions (kept by n8n; first 10):', ...failed] : []),
 		];

@@ -36,6 +36,31 @@ export function treeRssKb(root: number, parents: Map<number, number>): number {
 	return total;
 }
 
+/** Each worker's tree's resident memory now (MB); 0 for a worker without a process. */
+export function workerRssMb(workers: N8nServiceProcess[]): number[] {
+	const parents = processParents();
+	return workers.map((worker) =>
+		worker.pid === undefined ? 0 : treeRssKb(worker.pid, parents) / 1024,
+	);
+}
+
+/**
+ * The least-squares slope of `y` over `x`, scaled to `per` units of x (e.g. MB per 1,000 rows
+ * finished). Undefined with fewer than two distinct x values.
+ */
+export function slope(points: Array<{ x: number; y: number }>, per = 1): number | undefined {
+	if (new Set(points.map((point) => point.x)).size < 2) return undefined;
+	const meanX = points.reduce((sum, point) => sum + point.x, 0) / points.length;
+	const meanY = points.reduce((sum, point) => sum + point.y, 0) / points.length;
+	let covariance = 0;
+	let variance = 0;
+	for (const point of points) {
+		covariance += (point.x - meanX) * (point.y - meanY);
+		variance += (point.x - meanX) ** 2;
+	}
+	return (covariance / variance) * per;
+}
+
 /** Samples each worker's tree every second; returns the peaks (MB) when stopped. */
 export function sampleWorkerRss(workers: N8nServiceProcess[]): () => number[] {
 	const peaks = workers.map(() => 0);
