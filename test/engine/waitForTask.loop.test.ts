@@ -116,27 +116,21 @@ describe('Wait for Task: a Still Running item that did not come straight back', 
 		return { pendingCount: 1, pendingTasks: [{ ...task, createdAt, polls: 0 }] };
 	}
 
-	it('routes it to Still Running again, unasked, when its check is over 65 s away (a Wait that waited too little)', async () => {
-		const input = await stillRunningItem(0, 'taskS');
-		const result = await runNode(
-			{ type: 'modelGatewayWaitForTask', parameters: { mode: 'checkOnce' } },
-			{ credentials: gateway.credentials(), input: [{ json: input }] },
-		);
-		expect(result.error('Node Under Test')).toBeUndefined();
-		const outputs = result.run.data.resultData.runData['Node Under Test'][0].data?.main ?? [];
-		expect(outputs[3]?.[0]?.json.pendingCount).toBe(1);
-		expect(gateway.simulator.requestsTo('GET', '/v1/task/')).toHaveLength(0);
-	});
-
-	it('routes it to Still Running again, unasked, also when its check is due within 65 s', async () => {
-		const input = await stillRunningItem(10_000 - DUE_IN_MS);
-		const result = await runNode(
-			{ type: 'modelGatewayWaitForTask', parameters: { mode: 'checkOnce' } },
-			{ credentials: gateway.credentials(), input: [{ json: input }] },
-		);
-		expect(result.error('Node Under Test')).toBeUndefined();
-		const outputs = result.run.data.resultData.runData['Node Under Test'][0].data?.main ?? [];
-		expect(outputs[3]?.[0]?.json.pendingCount).toBe(1);
-		expect(gateway.simulator.requestsTo('GET', '/v1/videos/')).toHaveLength(0);
-	});
+	it.each([
+		['over 65 s away (a Wait that waited too little)', 0, 'taskS', '/v1/task/'],
+		['due within 65 s', 10_000 - DUE_IN_MS, 'generic', '/v1/videos/'],
+	])(
+		'routes it to Still Running again, unasked, when its check is %s',
+		async (_when, ageMs, family, queryPath) => {
+			const input = await stillRunningItem(ageMs, family);
+			const result = await runNode(
+				{ type: 'modelGatewayWaitForTask', parameters: { mode: 'checkOnce' } },
+				{ credentials: gateway.credentials(), input: [{ json: input }] },
+			);
+			expect(result.error('Node Under Test')).toBeUndefined();
+			const outputs = result.run.data.resultData.runData['Node Under Test'][0].data?.main ?? [];
+			expect(outputs[3]?.[0]?.json.pendingCount).toBe(1);
+			expect(gateway.simulator.requestsTo('GET', queryPath)).toHaveLength(0);
+		},
+	);
 });
