@@ -188,7 +188,7 @@ async function benchLine(line: N8nLine, tarball: string): Promise<void> {
 		const rows = benchRows(ROWS);
 		const table = await createVideoTable(n8n.main, rows);
 		await n8n.main.updateWorkflow(WORKFLOW_ID, (stored: WorkflowJson) => {
-			useVideoTable(stored, table.id);
+			useVideoTable(stored, table);
 			setExampleSetting(stored, 'callbackUrl', n8n.main.webhookUrl(triggerPath));
 		});
 		await n8n.main.activateWorkflow(WORKFLOW_ID);

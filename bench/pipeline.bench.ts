@@ -142,7 +142,7 @@ async function benchOnce(line: N8nLine, workers: number, tarball: string): Promi
 			PIPELINE_TABLE_COLUMNS,
 		);
 		await main.updateWorkflow(WORKFLOW_ID, (stored: WorkflowJson) => {
-			useVideoTable(stored, table.id);
+			useVideoTable(stored, table);
 			setExampleSetting(stored, 'callbackUrl', main.webhookUrl(exampleCallbackPath(workflow)));
 			setExampleSetting(stored, 'finishedVideoUrl', main.webhookUrl(FINISHED_VIDEO_PATH));
 			setExampleSetting(stored, 'rowsPerChunk', ROWS_PER_CHUNK);

@@ -129,6 +129,7 @@ export function createRequestPrompt(body: unknown): string {
 
 export interface VideoTable {
 	id: string;
+	name: string;
 	/** Every row, oldest first. */
 	rows(): Promise<VideoTableRow[]>;
 	insert(rows: VideoTableRow[]): Promise<void>;
@@ -174,21 +175,34 @@ export const SAMPLE_VIDEO_ROWS: VideoTableRow[] = videoRows([
 /** n8n's REST API answers at most 250 rows per page (MAX_ITEMS_PER_PAGE). */
 const PAGE = 250;
 
+/** The data tables of the owner's personal project, through n8n's REST API. */
+async function personalTables(n8n: N8nInstance): Promise<string> {
+	const project = await n8n.rest<{ id: string }>('GET', '/projects/personal');
+	return `/projects/${project.id}/data-tables`;
+}
+
 /** Creates the table in the owner's personal project and fills it (250 rows per request). */
 export async function createVideoTable(
 	n8n: N8nInstance,
 	rows: VideoTableRow[],
 	name = 'video_batch',
-	columns: readonly VideoTableColumn[] = VIDEO_TABLE_COLUMNS,
+	columns: readonly string[] = VIDEO_TABLE_COLUMNS,
 ): Promise<VideoTable> {
-	const project = await n8n.rest<{ id: string }>('GET', '/projects/personal');
-	const tables = `/projects/${project.id}/data-tables`;
-	const { id } = await n8n.rest<{ id: string }>('POST', tables, {
+	const { id } = await n8n.rest<{ id: string }>('POST', await personalTables(n8n), {
 		name,
 		columns: columns.map((column) => ({ name: column, type: 'string' })),
 	});
-	const table: VideoTable = {
+	const table = await openVideoTable(n8n, id, name);
+	await table.insert(rows);
+	return table;
+}
+
+/** A table of the personal project as the tests read and fill it. */
+async function openVideoTable(n8n: N8nInstance, id: string, name: string): Promise<VideoTable> {
+	const tables = await personalTables(n8n);
+	return {
 		id,
+		name,
 		async rows() {
 			const all: VideoTableRow[] = [];
 			for (;;) {
@@ -210,18 +224,66 @@ export async function createVideoTable(
 			}
 		},
 	};
-	await table.insert(rows);
-	return table;
 }
 
-/** Points every Data table node of a workflow at the table, as a user does after import. */
-export function useVideoTable(workflow: WorkflowJson, tableId: string): void {
-	for (const node of workflow.nodes) {
-		if (node.type !== 'n8n-nodes-base.dataTable') continue;
-		const parameters = node.parameters as JsonObject;
-		parameters.dataTableId = { ...(parameters.dataTableId as JsonObject), value: tableId };
-	}
+/** A data table as n8n lists it: its columns in their order. */
+export interface ListedTable {
+	id: string;
+	name: string;
+	columns: Array<{ name: string; type: string }>;
 }
+
+/** The personal project's tables whose names contain `name` (n8n's own filter). */
+export async function listTables(n8n: N8nInstance, name: string): Promise<ListedTable[]> {
+	const filter = encodeURIComponent(JSON.stringify({ name }));
+	const page = await n8n.rest<{ data: ListedTable[] }>(
+		'GET',
+		`${await personalTables(n8n)}?filter=${filter}&take=100`,
+	);
+	return page.data;
+}
+
+/** The table named exactly `name` (the examples create it on n8n 2.x), to read and fill. */
+export async function findVideoTable(n8n: N8nInstance, name: string): Promise<VideoTable> {
+	const found = (await listTables(n8n, name)).find((table) => table.name === name);
+	if (!found) throw new Error(`no data table named ${name}`);
+	return openVideoTable(n8n, found.id, name);
+}
+
+/** Deletes a table of the personal project. */
+export async function deleteTable(n8n: N8nInstance, id: string): Promise<void> {
+	await n8n.rest('DELETE', `${await personalTables(n8n)}/${id}`);
+}
+
+/**
+ * Points an example at a table, as a user does: the name its n8n 2.x branch finds (the *Create
+ * the Table* node's) and the table picked for n8n 1.x, which cannot find tables by name.
+ */
+export function useVideoTable(workflow: WorkflowJson, table: { id: string; name: string }): void {
+	const node = (name: string) => {
+		const found = workflow.nodes.find((candidate) => candidate.name === name);
+		if (!found) throw new Error(`the example has no node ${name}`);
+		return found.parameters as JsonObject;
+	};
+	node(CREATE_TABLE_NODE).tableName = table.name;
+	const picker = node(PICK_TABLE_NODE);
+	picker.dataTableId = { ...(picker.dataTableId as JsonObject), value: table.id };
+}
+
+/** The columns an example creates its table with (n8n 2.x), in their order. */
+export function exampleTableColumns(workflow: WorkflowJson): string[] {
+	const create = workflow.nodes.find((node) => node.name === CREATE_TABLE_NODE);
+	const columns = (
+		(create?.parameters as JsonObject | undefined)?.columns as JsonObject | undefined
+	)?.column as Array<{ name: string }> | undefined;
+	if (!columns) throw new Error(`the example has no ${CREATE_TABLE_NODE} node with columns`);
+	return columns.map((column) => column.name);
+}
+
+/** The node of the Data Table examples that names their table and its columns. */
+export const CREATE_TABLE_NODE = 'Create the Table';
+/** Where n8n 1.x users pick the table (1.x cannot find one by name). */
+export const PICK_TABLE_NODE = 'n8n 1.x Only: Pick Your Table Here';
 
 /**
  * The production path of an example's Task Callback Trigger: its webhookId, then its secret,

@@ -198,7 +198,7 @@ describe.each(N8N_LINES)('n8n line %s.x: a Data Table as the sheet', (line) => {
 		// After import the user picks the table; then activates. The callback URL is left as
 		// shipped: the workflow works it out.
 		await n8n.updateWorkflow(WORKFLOW_ID, (stored: WorkflowJson) => {
-			useVideoTable(stored, table.id);
+			useVideoTable(stored, table);
 		});
 		await n8n.activateWorkflow(WORKFLOW_ID);
 		await n8n.waitForWebhook(triggerPath);

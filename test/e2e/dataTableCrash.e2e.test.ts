@@ -193,11 +193,11 @@ describe.each(N8N_LINES)('n8n line %s.x in queue mode: a worker dies mid-create'
 		recipeTable = await createVideoTable(main, rowsNamed(RECIPE), 'video_batch');
 		beforeTable = await createVideoTable(main, rowsNamed(BEFORE), 'video_batch_before');
 		await main.updateWorkflow(WORKFLOW_ID, (stored: WorkflowJson) => {
-			useVideoTable(stored, recipeTable.id);
+			useVideoTable(stored, recipeTable);
 			setExampleSetting(stored, 'callbackUrl', main.webhookUrl(triggerPath));
 		});
 		await main.updateWorkflow(BEFORE_WORKFLOW_ID, (stored: WorkflowJson) => {
-			useVideoTable(stored, beforeTable.id);
+			useVideoTable(stored, beforeTable);
 			// Not published, so no callbacks: an empty URL is not checked.
 			setExampleSetting(stored, 'callbackUrl', '');
 		});
@@ -211,7 +211,7 @@ describe.each(N8N_LINES)('n8n line %s.x in queue mode: a worker dies mid-create'
 			PIPELINE_TABLE_COLUMNS,
 		);
 		await main.updateWorkflow(PIPELINE_ID, (stored: WorkflowJson) => {
-			useVideoTable(stored, pipelineTable.id);
+			useVideoTable(stored, pipelineTable);
 			setExampleSetting(stored, 'callbackUrl', main.webhookUrl(exampleCallbackPath(pipeline)));
 			setExampleSetting(stored, 'finishedVideoUrl', main.webhookUrl(FINISHED_VIDEO_PATH));
 			setExampleSetting(stored, 'rowsPerChunk', 4);

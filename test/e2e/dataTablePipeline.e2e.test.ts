@@ -23,12 +23,17 @@ import { startSimulator, type Simulator } from '../simulator';
 import {
 	PIPELINE_EXAMPLE,
 	PIPELINE_TABLE_COLUMNS,
+	PICK_TABLE_NODE,
 	countBy,
+	exampleTableColumns,
 	createRequestPrompt,
 	moreThanOnce,
 	sixFamilyRows,
 	createVideoTable,
+	deleteTable,
 	exampleCallbackPath,
+	findVideoTable,
+	listTables,
 	setExampleSetting,
 	useVideoTable,
 	videoCreates,
@@ -59,6 +64,11 @@ const FINISHED_VIDEO_PATH = 'model-gateway-finished-video';
 /** Every create and query answered this late: overlapping runs reach for the same rows. */
 const LATENCY_MS = 300;
 const PIPELINE_TIMEOUT_MS = 120_000;
+/** The name the example gives its table. */
+const TABLE_NAME = 'video_pipeline';
+/** A table whose name contains the example's (n8n's name search matches it too), and its row. */
+const DECOY_TABLE = 'video_pipeline_old';
+const DECOY_ROWS = [{ prompt: 'An older pipeline row' }];
 
 let sim: Simulator;
 let packDir: string;
@@ -136,16 +146,20 @@ describe.each(N8N_LINES)('n8n line %s.x, on its defaults: the Data Table pipelin
 			workflows: [workflow],
 		});
 		videoFolder = createExampleFolders(n8n.userFolder);
-		table = await createVideoTable(
-			n8n,
-			sixFamilyRows('Pipeline video', 0, 18),
-			'video_pipeline',
-			PIPELINE_TABLE_COLUMNS,
-		);
+		// n8n 1.x cannot create or find a table by name: there the user creates it and picks it in
+		// one node. On 2.x the workflow finds (or creates) it; a table whose name merely contains
+		// its name is there to be left alone.
+		if (line === 1)
+			table = await createVideoTable(
+				n8n,
+				sixFamilyRows('Pipeline video', 0, 18),
+				TABLE_NAME,
+				PIPELINE_TABLE_COLUMNS,
+			);
+		else await createVideoTable(n8n, DECOY_ROWS, DECOY_TABLE, ['prompt']);
 		callbackUrl = n8n.webhookUrl(exampleCallbackPath(workflow));
 		// The URLs it posts to are left as shipped: the workflow works them out.
 		await n8n.updateWorkflow(WORKFLOW_ID, (stored: WorkflowJson) => {
-			useVideoTable(stored, table.id);
 			setExampleSetting(stored, 'rowsPerChunk', 4);
 			// Every 5 seconds instead of every minute: the same pipeline, a test's patience.
 			const schedule = stored.nodes.find((node) => node.name === 'Every Minute');
@@ -160,6 +174,24 @@ describe.each(N8N_LINES)('n8n line %s.x, on its defaults: the Data Table pipelin
 	});
 
 	if (line === 1) {
+		test('on n8n 1.x, with no table picked, the run stops at once and says what to create and where to pick it', async () => {
+			const before = creates().length;
+			const columns = exampleTableColumns(
+				loadWorkflow(join(EXAMPLES_DIR, PIPELINE_EXAMPLE), WORKFLOW_ID),
+			);
+			expect([...columns].sort()).toEqual([...PIPELINE_TABLE_COLUMNS].sort());
+			const run = await running().runManualWorkflow(WORKFLOW_ID);
+			expect(run.execution.status).toBe('error');
+			expect(run.execution.data?.resultData.lastNodeExecuted).toBe('Stop: Table Not Ready');
+			expect(run.execution.data?.resultData.error?.message).toBe(
+				`n8n 1.x cannot create a data table or find one by name: create the table ${TABLE_NAME} with the Text columns ${columns.join(', ')}, and pick it in the node "${PICK_TABLE_NODE}".`,
+			);
+			expect(creates().length).toBe(before);
+			await running().updateWorkflow(WORKFLOW_ID, (stored: WorkflowJson) =>
+				useVideoTable(stored, table),
+			);
+		});
+
 		test('on n8n 1.x defaults (SQLite without a pool) the run stops at once and names the setting', async () => {
 			const before = creates().length;
 			const run = await running().runManualWorkflow(WORKFLOW_ID);
@@ -171,6 +203,31 @@ describe.each(N8N_LINES)('n8n line %s.x, on its defaults: the Data Table pipelin
 			expect((await table.rows()).filter((row) => row.claimedBy)).toEqual([]);
 			// What the docs ask of 1.x users: a pool (n8n itself calls pool size 0 deprecated).
 			n8n = await running().restart({ DB_SQLITE_POOL_SIZE: '2' });
+		});
+	}
+
+	if (line === 2) {
+		test('a table of that name that lacks columns: the run stops at once and names them', async () => {
+			const before = creates().length;
+			const lacking = await createVideoTable(
+				running(),
+				videoRows([['generic', 'video-model-1', '', 'Kept row', '']]),
+				TABLE_NAME,
+				PIPELINE_TABLE_COLUMNS.filter(
+					(column) => column !== 'lastCheckedAt' && column !== 'checkedBy',
+				),
+			);
+			const run = await running().runManualWorkflow(WORKFLOW_ID);
+			expect(run.execution.status).toBe('error');
+			expect(run.execution.data?.resultData.lastNodeExecuted).toBe('Stop: Table Not Ready');
+			expect(run.execution.data?.resultData.error?.message).toBe(
+				`The data table ${TABLE_NAME} lacks the columns lastCheckedAt, checkedBy. Add them (Data tables → ${TABLE_NAME} → +, type Text) and run again; or rename that table, and the next run creates ${TABLE_NAME} with every column.`,
+			);
+			expect(creates().length).toBe(before);
+			expect((await lacking.rows()).map((row) => [row.prompt, row.claimedBy])).toEqual([
+				['Kept row', null],
+			]);
+			await deleteTable(running(), lacking.id);
 		});
 	}
 
@@ -188,6 +245,24 @@ describe.each(N8N_LINES)('n8n line %s.x, on its defaults: the Data Table pipelin
 		);
 		expect(run.execution.data?.resultData.lastNodeExecuted).toBe('Stop: Fix a Webhook URL');
 		expect(creates().length).toBe(before);
+		if (line === 2) {
+			// No table of that name yet: this first run created it, with every column, and left the
+			// table whose name merely contains it as it was.
+			const tables = await listTables(running(), TABLE_NAME);
+			expect(
+				tables
+					.map((listed) => [listed.name, listed.columns.map((column) => column.name).sort()])
+					.sort(),
+			).toEqual([
+				[TABLE_NAME, [...PIPELINE_TABLE_COLUMNS].sort()],
+				[DECOY_TABLE, ['prompt']],
+			]);
+			const decoy = await findVideoTable(running(), DECOY_TABLE);
+			expect((await decoy.rows()).map((row) => row.prompt)).toEqual(['An older pipeline row']);
+			table = await findVideoTable(running(), TABLE_NAME);
+			expect(await table.rows()).toEqual([]);
+			await table.insert(sixFamilyRows('Pipeline video', 0, 18));
+		}
 		expect((await table.rows()).filter((row) => row.claimedBy)).toEqual([]);
 	});
 

@@ -140,7 +140,7 @@ async function main(): Promise<void> {
 		] as const) {
 			if (!workflows.some((entry) => entry.id === workflowId)) continue;
 			const table = await createVideoTable(n8n, SAMPLE_VIDEO_ROWS, tableName, columns);
-			await n8n.updateWorkflow(workflowId, (stored) => useVideoTable(stored, table.id));
+			await n8n.updateWorkflow(workflowId, (stored) => useVideoTable(stored, table));
 			await n8n.activateWorkflow(workflowId);
 		}
 	} catch (error) {

@@ -62,6 +62,7 @@ interface ExampleShape {
 		name: string;
 		type: string;
 		webhookId?: string;
+		disabled?: boolean;
 		parameters?: Record<string, unknown>;
 	}>;
 	connections: Record<string, { main?: Array<Array<{ node: string }>> } | undefined>;
@@ -231,5 +232,56 @@ test('a Data Table example checks its webhook URLs after the guard and before it
 			? ['callbackUrl', 'finishedVideoUrl']
 			: ['callbackUrl'])
 			expect(code).toContain(`'${field}'`);
+	}
+});
+
+/**
+ * Issue 42: no table pickers. Every Data table node of a Data Table example reads the table of
+ * its execution from the *Table* node, which every trigger reaches first: on n8n 2.x the table
+ * found by its exact name or created (the list filter is a substring match, so the exact name is
+ * checked after it); on 1.x the one picker, in a disabled node publishing never looks at.
+ */
+test('the Data Table examples find their table in every lane, with one picker left for n8n 1.x', () => {
+	for (const workflow of dataTableExamples()) {
+		const next = (name: string, output = 0) =>
+			(workflow.connections[name]?.main?.[output] ?? []).map((link) => link.node);
+		const triggers = workflow.nodes.filter((node) => /trigger|webhook/i.test(node.type));
+		expect(triggers.length).toBeGreaterThanOrEqual(2);
+		for (const trigger of triggers) expect(next(trigger.name)).toEqual(['n8n 2.x?']);
+		const lineCheck = workflow.nodes.find((node) => node.name === 'n8n 2.x?');
+		const condition = (
+			lineCheck?.parameters?.conditions as { conditions: Array<{ leftValue: string }> }
+		).conditions[0].leftValue;
+		for (const line of [1, 2] as const)
+			expect(
+				evaluate(condition, {
+					$env: {},
+					$execution: { resumeUrl: RESUME_URL[line] },
+					$workflow: { id: workflow.id },
+				}),
+			).toBe(line === 2);
+		expect(next('n8n 2.x?', 0)).toEqual(['Find the Table']);
+		expect(next('n8n 2.x?', 1)).toEqual(['Table']);
+		expect(next('Find the Table')).toEqual(['Named Exactly So']);
+		expect(next('Named Exactly So')).toEqual(['Table Found?']);
+		expect([next('Table Found?', 0), next('Table Found?', 1)]).toEqual([
+			['Table'],
+			['Create the Table'],
+		]);
+		expect(next('Create the Table')).toEqual(['Table']);
+		expect(next('Table')).toEqual(['Which Trigger?']);
+		const tables = workflow.nodes.filter((node) => node.type === 'n8n-nodes-base.dataTable');
+		const pickers = tables.filter(
+			(node) => (node.parameters?.dataTableId as { mode?: string } | undefined)?.mode === 'list',
+		);
+		expect(pickers.map((node) => [node.name, node.disabled])).toEqual([
+			['n8n 1.x Only: Pick Your Table Here', true],
+		]);
+		for (const node of tables.filter((table) => table.parameters?.resource !== 'table'))
+			if (!pickers.includes(node))
+				expect([node.name, node.parameters?.dataTableId]).toEqual([
+					node.name,
+					{ __rl: true, mode: 'id', value: "={{ $('Table').first().json.id }}" },
+				]);
 	}
 });
