@@ -270,6 +270,20 @@ test('the Data Table examples find their table in every lane, with one picker le
 		]);
 		expect(next('Create the Table')).toEqual(['Table']);
 		expect(next('Table')).toEqual(['Which Trigger?']);
+		// n8n 1.x drops the parameters of a node version it lacks, so the 1.x message carries the
+		// table's name and columns itself: they must be those Create the Table makes on 2.x.
+		const create = workflow.nodes.find((node) => node.name === 'Create the Table')?.parameters as {
+			tableName: string;
+			columns: { column: Array<{ name: string }> };
+		};
+		const tableOutput = String(
+			workflow.nodes.find((node) => node.name === 'Table')?.parameters?.jsonOutput,
+		);
+		expect(tableOutput).toContain(
+			`create the table ${create.tableName} with the Text columns ${create.columns.column
+				.map((column) => column.name)
+				.join(', ')}, and pick it`,
+		);
 		const tables = workflow.nodes.filter((node) => node.type === 'n8n-nodes-base.dataTable');
 		const pickers = tables.filter(
 			(node) => (node.parameters?.dataTableId as { mode?: string } | undefined)?.mode === 'list',
