@@ -286,14 +286,23 @@ export const CREATE_TABLE_NODE = 'Create the Table';
 export const PICK_TABLE_NODE = 'n8n 1.x Only: Pick Your Table Here';
 
 /**
- * The production path of an example's Task Callback Trigger: its webhookId, then its secret,
- * which the examples set to the workflow's id (so that the Settings node can work the URL out).
+ * The production path of an example's Task Callback Trigger: its webhookId, then its secret:
+ * the one typed into the trigger, or else the workflow's id, the examples' shipped expression
+ * (the Settings node works the URL out the same way).
  */
 export function exampleCallbackPath(workflow: WorkflowJson): string {
 	const trigger = workflow.nodes.find((node) => node.name === 'Task Callback Trigger');
 	if (!trigger?.webhookId || !workflow.id)
 		throw new Error('the example has no Task Callback Trigger');
-	return `${trigger.webhookId}/${workflow.id}`;
+	const secret = String((trigger.parameters as JsonObject).secret);
+	return `${trigger.webhookId}/${/^[A-Za-z0-9_-]+$/.test(secret) ? secret : workflow.id}`;
+}
+
+/** Types a secret into an example's Task Callback Trigger, in place of the shipped expression. */
+export function setTriggerSecret(workflow: WorkflowJson, secret: string): void {
+	const trigger = workflow.nodes.find((node) => node.name === 'Task Callback Trigger');
+	if (!trigger) throw new Error('the example has no Task Callback Trigger');
+	(trigger.parameters as JsonObject).secret = secret;
 }
 
 /** Sets a field of the example's Settings node (e.g. `callbackUrl`). */

@@ -92,6 +92,8 @@ interface ExpressionScope {
 	$env: Record<string, string | undefined>;
 	$execution: { resumeUrl: string };
 	$workflow: { id: string };
+	/** `$('Node').params`: the node's parameters as stored (expressions unevaluated). */
+	$?: (name: string) => { params: Record<string, unknown> | undefined };
 }
 
 /**
@@ -101,10 +103,10 @@ interface ExpressionScope {
 function evaluate(expression: string, scope: ExpressionScope): unknown {
 	const body = /^=\{\{([\s\S]*)\}\}$/.exec(expression)?.[1];
 	if (body === undefined) throw new Error(`not an expression: ${expression}`);
-	const run = new Function('$env', '$execution', '$workflow', `return (${body});`) as (
+	const run = new Function('$env', '$execution', '$workflow', '$', `return (${body});`) as (
 		...args: unknown[]
 	) => unknown;
-	return run(scope.$env, scope.$execution, scope.$workflow);
+	return run(scope.$env, scope.$execution, scope.$workflow, scope.$);
 }
 
 /** `$env` as n8n 2.x gives it by default (N8N_BLOCK_ENV_ACCESS_IN_NODE): every read throws. */
@@ -195,12 +197,25 @@ test.each([
 	],
 ])('the Data Table examples work out their webhook URLs: %s', (_case, resumeUrl, webhookBase) => {
 	for (const workflow of dataTableExamples()) {
-		const scope = { $env: {}, $execution: { resumeUrl }, $workflow: { id: 'Wf4xY7kQ2pLm9ZrT' } };
 		const trigger = workflow.nodes.find((node) => node.name === 'Task Callback Trigger');
-		// The trigger's production path is <webhookId>/<secret>; the secret is the workflow's id.
-		expect(trigger?.parameters?.secret).toBe('={{ $workflow.id }}');
+		let secret: unknown = trigger?.parameters?.secret;
+		const scope: ExpressionScope = {
+			$env: {},
+			$execution: { resumeUrl },
+			$workflow: { id: 'Wf4xY7kQ2pLm9ZrT' },
+			$: (name) => ({
+				params: name === trigger?.name ? { ...trigger.parameters, secret } : undefined,
+			}),
+		};
+		// The trigger's production path is <webhookId>/<secret>; the shipped secret is the
+		// workflow's id (an expression), and a secret typed instead (for bursts) is followed.
+		expect(secret).toBe('={{ $workflow.id }}');
 		expect(evaluate(setting(workflow, 'callbackUrl'), scope)).toBe(
 			`${webhookBase}${String(trigger?.webhookId)}/Wf4xY7kQ2pLm9ZrT`,
+		);
+		secret = 'k3Y_typed-by-hand';
+		expect(evaluate(setting(workflow, 'callbackUrl'), scope)).toBe(
+			`${webhookBase}${String(trigger?.webhookId)}/k3Y_typed-by-hand`,
 		);
 		const finished = workflow.nodes.find((node) => node.name === 'Finished Video');
 		if (finished)
