@@ -4,7 +4,11 @@
  * table nodes pointed at it (what a user does after import). Shared by the e2e tests and the
  * batch benchmark.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
 import type { RecordedRequest } from '../simulator';
+import { EXAMPLES_DIR } from './examples';
 import type { JsonObject, N8nInstance, WorkflowJson } from './harness';
 
 export const DATA_TABLE_EXAMPLE = 'video-data-table-batch.json';
@@ -195,6 +199,31 @@ export async function createVideoTable(
 	const table = await openVideoTable(n8n, id, name);
 	await table.insert(rows);
 	return table;
+}
+
+/**
+ * Creates a table from one of the examples' column files (`examples/<name>.csv`: the header row
+ * only) as the editor's *Import CSV* does on both lines: the file uploaded, then the table
+ * created with the columns n8n read from it. How n8n 1.x users get the columns without typing
+ * them.
+ */
+export async function createVideoTableFromCsv(n8n: N8nInstance, name: string): Promise<VideoTable> {
+	const file = join(EXAMPLES_DIR, `${name}.csv`);
+	const upload = await n8n.restUpload<{
+		id: string;
+		columns: Array<{ name: string; type: string }>;
+	}>(
+		'/data-tables/uploads',
+		{ name: `${name}.csv`, type: 'text/csv', content: readFileSync(file, 'utf8') },
+		{ hasHeaders: 'true' },
+	);
+	const { id } = await n8n.rest<{ id: string }>('POST', await personalTables(n8n), {
+		name,
+		columns: upload.columns.map((column) => ({ name: column.name, type: column.type })),
+		fileId: upload.id,
+		hasHeaders: true,
+	});
+	return openVideoTable(n8n, id, name);
 }
 
 /** A table of the personal project as the tests read and fill it. */

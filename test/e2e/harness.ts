@@ -650,6 +650,29 @@ export class N8nInstance {
 		return (JSON.parse(response.body) as { data: T }).data;
 	}
 
+	/** A file posted as the editor posts it (multipart, field `file`), as the logged-in owner. */
+	async restUpload<T>(
+		path: string,
+		file: { name: string; type: string; content: string },
+		fields: Record<string, string> = {},
+	): Promise<T> {
+		const form = new FormData();
+		form.append('file', new Blob([file.content], { type: file.type }), file.name);
+		for (const [name, value] of Object.entries(fields)) form.append(name, value);
+		const response = await fetch(`${this.baseUrl}/rest${path}`, {
+			method: 'POST',
+			headers: { cookie: this.authCookie },
+			body: form,
+			signal: AbortSignal.timeout(HTTP_TIMEOUT_MS),
+		});
+		const body = await response.text();
+		this.expectOk(
+			{ status: response.status, headers: response.headers, body },
+			`POST /rest${path}`,
+		);
+		return (JSON.parse(body) as { data: T }).data;
+	}
+
 	/** Public API (`/api/v1/...`) with the API key. */
 	async publicApi<T>(method: string, path: string, body?: unknown): Promise<T> {
 		const response = await this.http(method, `/api/v1${path}`, {

@@ -1,4 +1,8 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
 import {
+	EXAMPLES_DIR,
 	EXAMPLE_LINES,
 	exampleFiles,
 	exampleWorkflowId,
@@ -294,6 +298,9 @@ test('the Data Table examples find their table in every lane, with one picker le
 		const tableOutput = String(
 			workflow.nodes.find((node) => node.name === 'Table')?.parameters?.jsonOutput,
 		);
+		// The column file n8n 1.x users import the table from (Import CSV) has the same header.
+		const csv = readFileSync(join(EXAMPLES_DIR, `${create.tableName}.csv`), 'utf8');
+		expect(csv).toBe(`${create.columns.column.map((column) => column.name).join(',')}\n`);
 		expect(tableOutput).toContain(
 			`create the table ${create.tableName} with the Text columns ${create.columns.column
 				.map((column) => column.name)
