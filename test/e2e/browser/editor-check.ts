@@ -9,7 +9,13 @@
  * stale). Only MG_E2E_UPDATE_DOCS_SCREENSHOTS=1 (`npm run docs:screenshots`) copies the pictures
  * into docs/readme/screenshots/, after a passing check: a test run leaves the tree as it was.
  *
+ * On that line it also walks the README's steps for examples/video-pipeline-data-table.json on a
+ * separate, fresh n8n with n8n's defaults (browser/readme-walk.ts): import, credential, folder,
+ * publish, then rows through the pipeline.
+ *
  *   bash scripts/e2e/browser-check.sh   (builds, compiles this to .build, runs it)
+ *   MG_EDITOR_CHECK_ONLY=readme-walk MG_E2E_LINES=2 bash scripts/e2e/browser-check.sh
+ *                                       (only the README walk: no panels, no README screenshots)
  *
  * Needs Debian's chromium (scripts/e2e/install-browser.sh; MG_E2E_CHROMIUM overrides the path)
  * and the playwright-core devDependency (MG_PLAYWRIGHT_DIR: a folder whose node_modules has it).
@@ -36,7 +42,6 @@ import {
 } from '../examples';
 import {
 	N8N_LINES,
-	N8N_OWNER,
 	REPO_ROOT,
 	loadWorkflow,
 	packPackage,
@@ -47,10 +52,18 @@ import {
 	type WorkflowJson,
 } from '../harness';
 import { EDITOR_CHECK_NODES, type EditorCheckNode, type NodeVariant } from './nodes';
+import {
+	VIEWPORT,
+	firstLine,
+	launchChromium,
+	logIn,
+	type BrowserContext,
+	type Page,
+} from './playwright';
+import { checkReadmeWalk } from './readme-walk';
 
 const PACKAGE_NAME = 'n8n-nodes-model-gateway';
 const SCREENSHOT_DIR = join(REPO_ROOT, 'test-results', 'screenshots');
-const CHROMIUM = process.env.MG_E2E_CHROMIUM ?? '/usr/bin/chromium';
 const UI_TIMEOUT_MS = 30_000;
 
 /** The n8n line the README's screenshots show: the current release. */
@@ -68,6 +81,8 @@ const README_PAGES = [
 		.filter((name) => name.endsWith('.md'))
 		.map((name) => join('docs', name)),
 ];
+/** MG_EDITOR_CHECK_ONLY=readme-walk: only the README walk (a quicker run while working on it). */
+const ONLY = process.env.MG_EDITOR_CHECK_ONLY ?? '';
 /** The README images this run took (file names, the same in both folders). */
 const readmeScreenshotsTaken = new Set<string>();
 
@@ -76,7 +91,6 @@ const BATCH_EXAMPLE = 'video-sheet-mixed-batch.json';
 const BATCH_REPORT_NODE = 'Batch Report';
 /** The run takes about 15 s (two passes of Check Videos, 11 s apart); the rest is margin. */
 const BATCH_RUN_TIMEOUT_MS = 180_000;
-const VIEWPORT = { width: 1440, height: 900 };
 const REPORT_VIEWPORT_HEIGHT = 1400;
 
 /** Texts n8n shows on a node panel when something is wrong with the node. */
@@ -88,65 +102,6 @@ const PANEL_ERRORS = [
 	'Could not find property option',
 	'Unrecognized node type',
 ];
-
-// -- The part of playwright-core's API this check uses (the package is loaded at run time, so
-//    that type checking does not depend on it being installed).
-interface Locator {
-	first(): Locator;
-	locator(selector: string): Locator;
-	click(): Promise<void>;
-	dblclick(): Promise<void>;
-	fill(value: string): Promise<void>;
-	isVisible(): Promise<boolean>;
-	count(): Promise<number>;
-	waitFor(options: { state: 'visible' | 'attached' | 'hidden'; timeout: number }): Promise<void>;
-	innerText(): Promise<string>;
-}
-interface Page {
-	goto(url: string, options?: { waitUntil: 'load' | 'networkidle' }): Promise<unknown>;
-	locator(selector: string, options?: { hasText: string }): Locator;
-	/** animations 'disabled': finite CSS transitions (the panel fading in) are finished before the shot. */
-	screenshot(options: { path: string; animations: 'disabled' }): Promise<unknown>;
-	waitForLoadState(state: 'networkidle'): Promise<void>;
-	setViewportSize(size: { width: number; height: number }): Promise<void>;
-	keyboard: { press(key: string): Promise<void> };
-	request: {
-		post(url: string, options: { data: unknown }): Promise<{ ok(): boolean; status(): number }>;
-	};
-}
-interface BrowserContext {
-	newPage(): Promise<Page>;
-	close(): Promise<void>;
-}
-interface Playwright {
-	chromium: {
-		launchPersistentContext(
-			userDataDir: string,
-			options: {
-				executablePath: string;
-				headless: boolean;
-				args: string[];
-				viewport: { width: number; height: number };
-			},
-		): Promise<BrowserContext>;
-	};
-}
-
-function loadPlaywright(): Playwright {
-	const paths = [
-		REPO_ROOT,
-		...(process.env.MG_PLAYWRIGHT_DIR ? [process.env.MG_PLAYWRIGHT_DIR] : []),
-	];
-	let resolved: string;
-	try {
-		resolved = require.resolve('playwright-core', { paths });
-	} catch {
-		throw new Error(
-			'playwright-core is not installed: it is a devDependency (npm ci), or set MG_PLAYWRIGHT_DIR',
-		);
-	}
-	return require(resolved) as Playwright;
-}
 
 function workflowId(node: EditorCheckNode, variant: NodeVariant): string {
 	return `editorcheck${node.name}${variant.label}`.replace(/[^A-Za-z0-9]/g, '').slice(0, 36);
@@ -426,10 +381,6 @@ async function dismissNotifications(page: Page): Promise<void> {
 	await notification.waitFor({ state: 'hidden', timeout: UI_TIMEOUT_MS });
 }
 
-function firstLine(error: unknown): string {
-	return error instanceof Error ? error.message.split('\n')[0] : String(error);
-}
-
 /**
  * Every image a page references under docs/readme/screenshots/ must exist, and, when the README's
  * line ran, must have been taken by this run (an image no step takes would go stale).
@@ -489,26 +440,9 @@ async function checkLine(
 	const profile = mkdtempSync(join(tmpdir(), 'mg-chromium-'));
 	let context: BrowserContext | undefined;
 	try {
-		context = await loadPlaywright().chromium.launchPersistentContext(profile, {
-			executablePath: CHROMIUM,
-			headless: true,
-			viewport: VIEWPORT,
-			args: [
-				'--no-sandbox',
-				'--disable-gpu',
-				'--disable-quic',
-				'--no-first-run',
-				'--disable-background-networking',
-				'--disable-component-update',
-				'--disable-sync',
-			],
-		});
+		context = await launchChromium(profile);
 		const page = await context.newPage();
-		// Log in through the REST API; the browser context keeps the session cookie.
-		const login = await page.request.post(`${n8n.baseUrl}/rest/login`, {
-			data: { emailOrLdapLoginId: N8N_OWNER.email, password: N8N_OWNER.password },
-		});
-		if (!login.ok()) throw new Error(`login answered ${login.status()}`);
+		await logIn(page, n8n);
 		const problems: string[] = [];
 		for (const node of EDITOR_CHECK_NODES) {
 			problems.push(...(await checkNodeCreator(page, n8n, node)));
@@ -527,6 +461,12 @@ async function checkLine(
 async function main(): Promise<void> {
 	// Asked to update the docs' pictures without the line they show: say so before the minutes
 	// the check takes, not after.
+	if (!['', 'readme-walk'].includes(ONLY))
+		throw new Error(`MG_EDITOR_CHECK_ONLY: unknown part "${ONLY}" (known: readme-walk)`);
+	if (UPDATE_DOCS_SCREENSHOTS && ONLY !== '')
+		throw new Error(
+			'MG_E2E_UPDATE_DOCS_SCREENSHOTS=1 needs the whole check (no MG_EDITOR_CHECK_ONLY)',
+		);
 	if (UPDATE_DOCS_SCREENSHOTS && !N8N_LINES.includes(README_LINE))
 		throw new Error(
 			`MG_E2E_UPDATE_DOCS_SCREENSHOTS=1 needs n8n line ${README_LINE}.x, the line the pictures show (MG_E2E_LINES)`,
@@ -540,17 +480,33 @@ async function main(): Promise<void> {
 	const problems: string[] = [];
 	try {
 		const { tarball } = await packPackage(packDir);
-		for (const line of N8N_LINES) {
-			process.stdout.write(`editor check on n8n line ${line}.x\n`);
-			problems.push(...(await checkLine(line, tarball, sim)));
-		}
+		if (ONLY === '')
+			for (const line of N8N_LINES) {
+				process.stdout.write(`editor check on n8n line ${line}.x\n`);
+				problems.push(...(await checkLine(line, tarball, sim)));
+			}
+		if (N8N_LINES.includes(README_LINE)) {
+			process.stdout.write(`the README's steps on a fresh n8n ${README_LINE}.x\n`);
+			problems.push(
+				...(await checkReadmeWalk({
+					line: README_LINE,
+					tarball,
+					sim,
+					screenshotDir: SCREENSHOT_DIR,
+				})),
+			);
+		} else
+			process.stdout.write(
+				`README steps not walked: they are n8n line ${README_LINE}.x's (MG_E2E_LINES)\n`,
+			);
 	} finally {
 		await sim.close();
 		rmSync(packDir, { recursive: true, force: true });
 	}
-	const readmeLineRan = N8N_LINES.includes(README_LINE);
-	problems.push(...checkReadmeScreenshots(readmeLineRan));
-	if (!readmeLineRan)
+	const readmeLineRan = ONLY === '' && N8N_LINES.includes(README_LINE);
+	// Only the walk: no screenshot of the README was taken, none can be missed.
+	if (ONLY === '') problems.push(...checkReadmeScreenshots(readmeLineRan));
+	if (ONLY === '' && !readmeLineRan)
 		process.stdout.write(
 			`README screenshots not taken: they show n8n line ${README_LINE}.x (MG_E2E_LINES)\n`,
 		);
