@@ -52,14 +52,7 @@ import {
 	type WorkflowJson,
 } from '../harness';
 import { EDITOR_CHECK_NODES, type EditorCheckNode, type NodeVariant } from './nodes';
-import {
-	VIEWPORT,
-	firstLine,
-	launchChromium,
-	logIn,
-	type BrowserContext,
-	type Page,
-} from './playwright';
+import { VIEWPORT, firstLine, withEditorPage, type Page } from './playwright';
 import { checkReadmeWalk } from './readme-walk';
 
 const PACKAGE_NAME = 'n8n-nodes-model-gateway';
@@ -437,12 +430,7 @@ async function checkLine(
 	});
 	// The batch example writes its videos there (as its note asks its user to create it).
 	createExampleFolders(n8n.userFolder);
-	const profile = mkdtempSync(join(tmpdir(), 'mg-chromium-'));
-	let context: BrowserContext | undefined;
-	try {
-		context = await launchChromium(profile);
-		const page = await context.newPage();
-		await logIn(page, n8n);
+	return await withEditorPage(n8n, async (page) => {
 		const problems: string[] = [];
 		for (const node of EDITOR_CHECK_NODES) {
 			problems.push(...(await checkNodeCreator(page, n8n, node)));
@@ -451,11 +439,7 @@ async function checkLine(
 		}
 		if (line === README_LINE) problems.push(...(await checkBatchRun(page, n8n)));
 		return problems;
-	} finally {
-		await context?.close();
-		rmSync(profile, { recursive: true, force: true });
-		await n8n.stop();
-	}
+	});
 }
 
 async function main(): Promise<void> {

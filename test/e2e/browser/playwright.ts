@@ -2,6 +2,10 @@
  * The part of playwright-core's API the browser checks use, and how they start Chromium. The
  * package is loaded at run time, so that type checking does not depend on it being installed.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
 import { N8N_OWNER, REPO_ROOT, type N8nInstance } from '../harness';
 
 export const CHROMIUM = process.env.MG_E2E_CHROMIUM ?? '/usr/bin/chromium';
@@ -101,4 +105,26 @@ export async function logIn(page: Page, n8n: N8nInstance): Promise<void> {
 		data: { emailOrLdapLoginId: N8N_OWNER.email, password: N8N_OWNER.password },
 	});
 	if (!login.ok()) throw new Error(`login answered ${login.status()}`);
+}
+
+/**
+ * Runs `use` on a logged-in editor page of `n8n` in a fresh Chromium profile, then closes the
+ * browser, removes the profile and stops n8n, whatever `use` did.
+ */
+export async function withEditorPage<T>(
+	n8n: N8nInstance,
+	use: (page: Page) => Promise<T>,
+): Promise<T> {
+	const profile = mkdtempSync(join(tmpdir(), 'mg-chromium-'));
+	let context: BrowserContext | undefined;
+	try {
+		context = await launchChromium(profile);
+		const page = await context.newPage();
+		await logIn(page, n8n);
+		return await use(page);
+	} finally {
+		await context?.close();
+		rmSync(profile, { recursive: true, force: true });
+		await n8n.stop();
+	}
 }

@@ -24,8 +24,7 @@
  *
  * It prints "README steps walked: N (…)" with the actions each step took.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { SAMPLE_VIDEO_ROWS, type VideoTableRow } from '../dataTable';
@@ -39,14 +38,7 @@ import {
 	type N8nLine,
 	type WorkflowJson,
 } from '../harness';
-import {
-	firstLine,
-	launchChromium,
-	logIn,
-	type BrowserContext,
-	type Locator,
-	type Page,
-} from './playwright';
+import { firstLine, withEditorPage, type Locator, type Page } from './playwright';
 
 const EXAMPLE = 'video-pipeline-data-table.json';
 const README = join(EXAMPLES_DIR, 'README.md');
@@ -485,12 +477,7 @@ export async function checkReadmeWalk(options: {
 	const version = n8n.installation.version;
 	const problems: string[] = [];
 	const report: string[] = [];
-	const profile = mkdtempSync(join(tmpdir(), 'mg-chromium-'));
-	let context: BrowserContext | undefined;
-	try {
-		context = await launchChromium(profile);
-		const page = await context.newPage();
-		await logIn(page, n8n);
+	await withEditorPage(n8n, async (page) => {
 		const walk = new Walk(page, n8n, options.sim);
 		const walkStart = Date.now();
 		let uiDone = walkStart;
@@ -524,11 +511,7 @@ export async function checkReadmeWalk(options: {
 			`  README steps walked: ${report.length} (${report.join('; ')}); ` +
 				`${walk.actions} actions in all, the editor part took ${seconds(uiDone - walkStart)}\n`,
 		);
-	} finally {
-		await context?.close();
-		rmSync(profile, { recursive: true, force: true });
-		await n8n.stop();
-	}
+	});
 	return problems;
 }
 
