@@ -12,7 +12,7 @@ import { PARAMETERS } from './description';
  */
 
 /** Letters, digits, "-" and "_": the secret is a URL path segment or query value. */
-const SECRET_PATTERN = /^[A-Za-z0-9_-]+$/;
+export const SECRET_PATTERN = /^[A-Za-z0-9_-]+$/;
 
 type LifecycleContext = IHookFunctions | IWebhookFunctions;
 

@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+import { SECRET_PATTERN } from '../../nodes/ModelGatewayTaskTrigger/lifecycle';
 import type { RecordedRequest } from '../simulator';
 import { EXAMPLES_DIR } from './examples';
 import type { JsonObject, N8nInstance, WorkflowJson } from './harness';
@@ -192,11 +193,12 @@ export async function createVideoTable(
 	name = 'video_batch',
 	columns: readonly string[] = VIDEO_TABLE_COLUMNS,
 ): Promise<VideoTable> {
-	const { id } = await n8n.rest<{ id: string }>('POST', await personalTables(n8n), {
+	const tables = await personalTables(n8n);
+	const { id } = await n8n.rest<{ id: string }>('POST', tables, {
 		name,
 		columns: columns.map((column) => ({ name: column, type: 'string' })),
 	});
-	const table = await openVideoTable(n8n, id, name);
+	const table = openVideoTable(n8n, tables, id, name);
 	await table.insert(rows);
 	return table;
 }
@@ -217,18 +219,18 @@ export async function createVideoTableFromCsv(n8n: N8nInstance, name: string): P
 		{ name: `${name}.csv`, type: 'text/csv', content: readFileSync(file, 'utf8') },
 		{ hasHeaders: 'true' },
 	);
-	const { id } = await n8n.rest<{ id: string }>('POST', await personalTables(n8n), {
+	const tables = await personalTables(n8n);
+	const { id } = await n8n.rest<{ id: string }>('POST', tables, {
 		name,
 		columns: upload.columns.map((column) => ({ name: column.name, type: column.type })),
 		fileId: upload.id,
 		hasHeaders: true,
 	});
-	return openVideoTable(n8n, id, name);
+	return openVideoTable(n8n, tables, id, name);
 }
 
 /** A table of the personal project as the tests read and fill it. */
-async function openVideoTable(n8n: N8nInstance, id: string, name: string): Promise<VideoTable> {
-	const tables = await personalTables(n8n);
+function openVideoTable(n8n: N8nInstance, tables: string, id: string, name: string): VideoTable {
 	return {
 		id,
 		name,
@@ -264,19 +266,28 @@ export interface ListedTable {
 
 /** The personal project's tables whose names contain `name` (n8n's own filter). */
 export async function listTables(n8n: N8nInstance, name: string): Promise<ListedTable[]> {
+	return await listTablesOf(n8n, await personalTables(n8n), name);
+}
+
+async function listTablesOf(
+	n8n: N8nInstance,
+	tables: string,
+	name: string,
+): Promise<ListedTable[]> {
 	const filter = encodeURIComponent(JSON.stringify({ name }));
 	const page = await n8n.rest<{ data: ListedTable[] }>(
 		'GET',
-		`${await personalTables(n8n)}?filter=${filter}&take=100`,
+		`${tables}?filter=${filter}&take=100`,
 	);
 	return page.data;
 }
 
 /** The table named exactly `name` (the examples create it on n8n 2.x), to read and fill. */
 export async function findVideoTable(n8n: N8nInstance, name: string): Promise<VideoTable> {
-	const found = (await listTables(n8n, name)).find((table) => table.name === name);
+	const tables = await personalTables(n8n);
+	const found = (await listTablesOf(n8n, tables, name)).find((table) => table.name === name);
 	if (!found) throw new Error(`no data table named ${name}`);
-	return openVideoTable(n8n, found.id, name);
+	return openVideoTable(n8n, tables, found.id, name);
 }
 
 /** Deletes a table of the personal project. */
@@ -324,7 +335,7 @@ export function exampleCallbackPath(workflow: WorkflowJson): string {
 	if (!trigger?.webhookId || !workflow.id)
 		throw new Error('the example has no Task Callback Trigger');
 	const secret = String((trigger.parameters as JsonObject).secret);
-	return `${trigger.webhookId}/${/^[A-Za-z0-9_-]+$/.test(secret) ? secret : workflow.id}`;
+	return `${trigger.webhookId}/${SECRET_PATTERN.test(secret) ? secret : workflow.id}`;
 }
 
 /** Types a secret into an example's Task Callback Trigger, in place of the shipped expression. */

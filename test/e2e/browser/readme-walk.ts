@@ -27,7 +27,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { SAMPLE_VIDEO_ROWS, type VideoTableRow } from '../dataTable';
+import { SAMPLE_VIDEO_ROWS, findVideoTable, listTables, type VideoTableRow } from '../dataTable';
 import { EXAMPLES_DIR, createExampleFolders, type SimulatorEndpoints } from '../examples';
 import {
 	startN8n,
@@ -353,46 +353,33 @@ async function visibleMessages(page: Page): Promise<string> {
  */
 async function addRows(walk: Walk): Promise<StepResult> {
 	const { n8n } = walk;
-	const project = await n8n.rest<{ id: string }>('GET', '/projects/personal');
-	const tables = `/projects/${project.id}/data-tables`;
-	let tableId = '';
 	await until(
 		`the first scheduled run to create the table ${TABLE_NAME}`,
 		TABLE_TIMEOUT_MS,
-		async () => {
-			const listed = await n8n.rest<{ data: Array<{ id: string; name: string }> }>(
-				'GET',
-				`${tables}?take=100`,
-			);
-			tableId = listed.data.find((table) => table.name === TABLE_NAME)?.id ?? '';
-			return tableId !== '';
-		},
+		async () => (await listTables(n8n, TABLE_NAME)).some((table) => table.name === TABLE_NAME),
 		POLL_MS,
 	).catch(async (error: unknown) => {
 		throw new Error(`${firstLine(error)}; ${await lastFailure(walk)}`);
 	});
+	const table = await findVideoTable(n8n, TABLE_NAME);
 	const insertedAt = Date.now();
-	// 1.x requires returnType; 2.x accepts it.
-	await n8n.rest('POST', `${tables}/${tableId}/insert`, { data: ROWS, returnType: 'id' });
+	await table.insert(ROWS);
 	let rows: VideoTableRow[] = [];
 	const done = (row: VideoTableRow) => Boolean(row.finishedAt);
 	await until(
 		`every row to succeed`,
 		ROWS_TIMEOUT_MS,
 		async () => {
-			const page = await n8n.rest<{ data: VideoTableRow[] }>(
-				'GET',
-				`${tables}/${tableId}/rows?take=100&skip=0&sortBy=id:asc`,
-			);
-			rows = page.data;
+			rows = await table.rows();
 			// A finished row that did not succeed never will: no need to wait out the time.
 			if (rows.some((row) => done(row) && row.status !== 'succeeded')) return true;
 			return rows.length === ROWS.length && rows.every(done);
 		},
 		POLL_MS,
 	).catch(() => undefined);
+	const project = await n8n.rest<{ id: string }>('GET', '/projects/personal');
 	// The table as a user sees it, for the step's screenshot.
-	await walk.page.goto(`${n8n.baseUrl}/projects/${project.id}/datatables/${tableId}`, {
+	await walk.page.goto(`${n8n.baseUrl}/projects/${project.id}/datatables/${table.id}`, {
 		waitUntil: 'load',
 	});
 	await walk.page.waitForLoadState('networkidle');
