@@ -145,30 +145,47 @@ describe('Wait for Task: a failed query', () => {
 		expect(gateway.simulator.requestsTo('GET', '/v1/videos/')).toHaveLength(1);
 	});
 
-	it('a 4xx the gateway means (an unknown task) fails the task: the node stops, or, under Continue On Fail, routes it to Failed', async () => {
+	it('a task the gateway does not know (4xx) goes to Failed with its words, and the tasks beside it go on: one bad row stops nothing', async () => {
 		gateway.expectViolations('unknown-id');
 		const [known] = await runningTasks(1);
 		const unknown = { ...known, taskId: 'video_unknown', id: 'video_unknown' };
-		const stopped = await runNode(waitForTask('checkOnce'), {
-			credentials: gateway.credentials(),
-			input: [{ json: unknown }],
-		});
-		expect(stopped.error(NODE)?.message).toBe("Video 'video_unknown' not found.");
-
-		const continued = await runNode(waitForTask('checkOnce', {}, true), {
-			credentials: gateway.credentials(),
-			input: [{ json: unknown }, { json: known }],
-		});
-		const [succeeded, failed, timedOut, stillRunning] = outputs(continued);
-		expect([succeeded.length, timedOut.length]).toEqual([0, 0]);
-		expect(failed).toHaveLength(1);
-		expect(failed[0].json).toMatchObject({
-			taskId: 'video_unknown',
-			error: { code: 'query_failed', message: "Video 'video_unknown' not found." },
-		});
-		expect(failed[0].pairedItem).toEqual({ item: 0 });
-		expect((stillRunning[0].json.pendingTasks as IDataObject[])[0].taskId).toBe(known.taskId);
-		// Asked once each time: a 404 is not retried.
+		for (const continueOnFail of [false, true]) {
+			const result = await runNode(waitForTask('checkOnce', {}, continueOnFail), {
+				credentials: gateway.credentials(),
+				input: [{ json: unknown }, { json: known }],
+			});
+			expect(result.error(NODE)).toBeUndefined();
+			const [succeeded, failed, timedOut, stillRunning] = outputs(result);
+			expect([succeeded.length, timedOut.length]).toEqual([0, 0]);
+			expect(failed).toHaveLength(1);
+			expect(failed[0].json).toMatchObject({
+				taskId: 'video_unknown',
+				status: known.status,
+				error: { code: 'query_failed', message: "Video 'video_unknown' not found." },
+			});
+			expect(failed[0].pairedItem).toEqual({ item: 0 });
+			expect((stillRunning[0].json.pendingTasks as IDataObject[])[0].taskId).toBe(known.taskId);
+		}
+		// Asked once each run: a 404 is not retried.
 		expect(gateway.simulator.requestsTo('GET', '/v1/videos/video_unknown')).toHaveLength(2);
 	});
+
+	it('a refused credential (401) stops the node, as it concerns every task; under Continue On Fail it routes the tasks to Failed', async () => {
+		gateway.expectViolations('wrong-credential');
+		const [known] = await runningTasks(1);
+		const wrongKey = gateway.credentials({ apiKey: 'not-the-key' });
+		const stopped = await runNode(waitForTask('checkOnce'), {
+			credentials: wrongKey,
+			input: [{ json: known }],
+		});
+		expect(stopped.error(NODE)).toMatchObject({ httpCode: '401' });
+
+		const continued = await runNode(waitForTask('checkOnce', {}, true), {
+			credentials: wrongKey,
+			input: [{ json: known }],
+		});
+		const [, failed] = outputs(continued);
+		expect(failed.map((item) => item.json.taskId)).toEqual([known.taskId]);
+	});
+
 });

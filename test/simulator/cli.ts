@@ -17,7 +17,7 @@ type NumericSetting =
 	| 'rateLimitPerSecond'
 	| 'rateLimitRetryAfterMs'
 	| 'resultVideoBytes';
-type TextSetting = 'apiKey' | 'accessToken' | 'publicHost';
+type TextSetting = 'apiKey' | 'accessToken' | 'publicHost' | 'redirectTo';
 
 interface Setting<Key> {
 	key: Key;
@@ -45,6 +45,7 @@ const TEXT_SETTINGS: Array<Setting<TextSetting>> = [
 	{ key: 'apiKey', flag: '--api-key', env: 'SIM_API_KEY' },
 	{ key: 'accessToken', flag: '--access-token', env: 'SIM_ACCESS_TOKEN' },
 	{ key: 'publicHost', flag: '--public-host', env: 'SIM_PUBLIC_HOST' },
+	{ key: 'redirectTo', flag: '--redirect-to', env: 'SIM_REDIRECT_TO' },
 ];
 
 /** Fixed ports by default, so a "try it" workflow can keep its credentials between runs. */

@@ -40,7 +40,7 @@ export function createRequestHandler(
 }
 
 /**
- * The pipeline: record → latency → injected fault → credentials → rate limit → route.
+ * The pipeline: record → latency → injected fault → redirect mode → credentials → rate limit → route.
  * Recording comes first so tests see every attempt, including faulted and rejected ones.
  */
 async function handleRequest(
@@ -145,6 +145,17 @@ async function handleRequest(
 		}
 	}
 
+	if (!isPublicFile && deps.options.redirectTo !== '') {
+		// Redirect mode: sent elsewhere before anything is checked, as a proxy in front would.
+		await answer(
+			json(
+				307,
+				{ redirected: true },
+				{ location: redirectTarget(deps.options.redirectTo, req.url) },
+			),
+		);
+		return;
+	}
 	if (!isPublicFile) {
 		const denial = checkCredentials(host, headers, deps.options);
 		if (denial !== undefined) {
@@ -214,6 +225,11 @@ function checkCredentials(
 			: { rule: 'wrong-credential', message: 'the X-Access-Token is not the access token' }),
 		reply: json(401, { code: 401, message: 'invalid access token' }),
 	};
+}
+
+/** The same path and query on the redirect mode's origin. */
+function redirectTarget(origin: string, requestUrl: string | undefined): string {
+	return `${origin.replace(/\/+$/, '')}${requestUrl ?? '/'}`;
 }
 
 function rateLimited(host: HostName, waitMs: number): Reply {

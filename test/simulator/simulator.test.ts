@@ -1280,6 +1280,37 @@ describe('faults and latency', () => {
 		expect((await base('POST', '/v1/chat/completions', chat)).status).toBe(200);
 	});
 
+	it('redirect mode sends every gateway request elsewhere, same path and query, and processes none', async () => {
+		const set = await call('POST', `${sim.baseUrl}/__control/options`, {
+			body: { redirectTo: 'http://elsewhere.test:81/' },
+		});
+		expect(set.body).toEqual({ ok: true });
+		const ask = (url: string, headers: Record<string, string>) =>
+			fetch(url, {
+				method: 'POST',
+				redirect: 'manual',
+				headers: { 'content-type': 'application/json', ...headers },
+				body: JSON.stringify({ model: 'g', prompt: 'x' }),
+			});
+		const moved = await ask(`${sim.baseUrl}/v1/videos?a=1`, {
+			authorization: `Bearer ${sim.apiKey}`,
+		});
+		expect(moved.status).toBe(307);
+		expect(moved.headers.get('location')).toBe('http://elsewhere.test:81/v1/videos?a=1');
+		const review = await ask(`${sim.identityUrl}/api/overseas/asset/upload/sync`, {
+			'x-access-token': sim.accessToken,
+		});
+		expect(review.headers.get('location')).toBe(
+			'http://elsewhere.test:81/api/overseas/asset/upload/sync',
+		);
+		// Not even a missing credential is looked at: the proxy answers first.
+		expect((await ask(`${sim.baseUrl}/v1/videos`, {})).status).toBe(307);
+		expect(sim.requests.map((request) => request.status)).toEqual([307, 307, 307]);
+		expect(sim.violations).toEqual([]);
+		sim.setOptions({ redirectTo: '' });
+		expect((await base('POST', '/v1/videos', { model: 'g', prompt: 'x' })).status).toBe(200);
+	});
+
 	it('answers a proxy HTML error page, and error bodies that echo the key', async () => {
 		sim.injectFault({ path: '/v1/videos', kind: 'html-error' });
 		const page = await base('POST', '/v1/videos', { model: 'g', prompt: 'x' });

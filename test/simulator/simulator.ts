@@ -35,6 +35,7 @@ export const DEFAULT_OPTIONS: ResolvedOptions = {
 	rateLimitPerSecond: 0,
 	rateLimitRetryAfterMs: 1000,
 	resultVideoBytes: 0,
+	redirectTo: '',
 };
 
 const LISTEN_HOST = '127.0.0.1';

@@ -33,6 +33,13 @@ export interface SimulatorOptions {
 	 * 0 (default) = the tiny sample. Invented test configuration (large results), not spec.
 	 */
 	resultVideoBytes?: number;
+	/**
+	 * Redirect mode (a proxy or a moved gateway in front of both hosts): every gateway request
+	 * is answered `307 Temporary Redirect` to this origin, same path and query, and processed no
+	 * further. '' (default) = off. Invented test configuration (the spec has no redirects), for
+	 * the rule that a credential goes only to its own URL.
+	 */
+	redirectTo?: string;
 }
 
 export type ResolvedOptions = Required<SimulatorOptions>;

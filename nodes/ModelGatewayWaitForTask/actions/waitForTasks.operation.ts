@@ -38,13 +38,17 @@ const MAX_FAILURE_BACKOFF_MS = 5 * 60_000;
 /** The editor hears about progress at most this often. */
 const PROGRESS_EVERY_MS = 5_000;
 
-type QueryFailure = 'rateLimited' | 'transient' | 'permanent';
+type QueryFailure = 'rateLimited' | 'transient' | 'setup' | 'refused';
 
 function classify(error: unknown): QueryFailure {
 	const httpCode = error instanceof NodeApiError ? String(error.httpCode ?? '') : '';
 	if (httpCode === '429') return 'rateLimited';
-	// 4xx: the gateway understood the query and refused it; asking again will not help.
-	if (/^4\d\d$/.test(httpCode)) return 'permanent';
+	// The credential or its URL (a refused key, a redirect not followed), not this task: every
+	// other task would fail the same way.
+	if (httpCode === '401' || httpCode === '403' || /^3\d\d$/.test(httpCode)) return 'setup';
+	// Another 4xx: the gateway refused this task's query (an unknown id, a bad reference);
+	// asking again will not help, and it concerns this task only.
+	if (/^4\d\d$/.test(httpCode)) return 'refused';
 	// 5xx, timeouts and dropped connections come and go.
 	return 'transient';
 }
@@ -197,12 +201,16 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 				);
 				return { type: 'pending', nextDueAt: Math.max(nextRegularCheck(), queriedAt + backoff) };
 			}
-			// The gateway refused the query itself (unknown task, bad reference): report it as this task's failure.
+			// The gateway refused the query (unknown task, bad reference): this task's failure, on
+			// Failed, so one bad row never stops the tasks beside it or a later run. A refused
+			// credential or URL stops the node (unless Continue On Fail), as it concerns every task.
 			entry.task = {
 				...entry.task,
 				error: { code: 'query_failed', message: (error as Error).message },
 			};
-			if (!this.continueOnFail()) throw asNodeError(this, error, entry.inputIndex);
+			if (failure === 'setup' && !this.continueOnFail()) {
+				throw asNodeError(this, error, entry.inputIndex);
+			}
 			await settle(entry, 'failed');
 			return { type: 'settled' };
 		}

@@ -35,6 +35,8 @@ const TEST_TIMEOUT_MS = 20_000;
 interface ProbeAnswer {
 	statusCode: number;
 	body: unknown;
+	/** The origin a redirect names. */
+	location?: string;
 }
 
 interface Probe {
@@ -92,6 +94,13 @@ export function credentialVerdict(
 			message: `Invalid ${probe.secret}: the ${probe.host} answered with authentication error code ${code}${said ? ` (${said})` : ''}`,
 		};
 	}
+	if (statusCode >= 300 && statusCode < 400) {
+		// Not followed (sendProbe): the secret goes only to the URL typed into the credential.
+		return {
+			status: 'Error',
+			message: `The ${probe.host} answered with a redirect (HTTP ${statusCode}${answer.location ? ` to ${answer.location}` : ''}); the ${probe.secret} is only sent to the URL typed here, so put the address it should reach into the credential`,
+		};
+	}
 	if (statusCode === 429 || statusCode >= 500) {
 		return {
 			status: 'Error',
@@ -126,8 +135,16 @@ async function sendProbe(
 			simple: false,
 			resolveWithFullResponse: true,
 			timeout: TEST_TIMEOUT_MS,
-		})) as { statusCode?: unknown; body?: unknown };
-		answer = { statusCode: Number(response.statusCode), body: response.body };
+			// n8n's helper would otherwise re-send the secret's header wherever a redirect points.
+			followRedirect: false,
+			followAllRedirects: false,
+		})) as { statusCode?: unknown; body?: unknown; headers?: Record<string, unknown> };
+		const location = response.headers?.location;
+		answer = {
+			statusCode: Number(response.statusCode),
+			body: response.body,
+			...(typeof location === 'string' ? { location: redirectOrigin(location, request.url) } : {}),
+		};
 	} catch (error) {
 		const reason = createRedactor([secret]).text((error as Error).message ?? String(error));
 		return {
@@ -136,6 +153,15 @@ async function sendProbe(
 		};
 	}
 	return credentialVerdict(probe, answer, secret);
+}
+
+/** Only the origin a redirect names: its path and query may carry anything. */
+function redirectOrigin(location: string, from: string): string {
+	try {
+		return new URL(location, from).origin;
+	} catch {
+		return 'an address that is not a URL';
+	}
 }
 
 function field(credential: ICredentialsDecrypted, name: string): string {

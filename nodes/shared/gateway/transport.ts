@@ -154,6 +154,14 @@ const RETRYABLE_STATUSES = new Set([408, 409, 425, 500, 502, 503, 504]);
 
 const RATE_LIMITED = 429;
 
+/**
+ * Redirects are never followed by n8n's helper, which would re-send the credential's header to
+ * whatever origin a gateway, a proxy or a hostile network names. A read follows one to the
+ * credential's own origin; any other redirect is reported (see redirectFailureDetails).
+ */
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+const MAX_REDIRECTS = 5;
+
 /** Connection failures after which the gateway may or may not have seen the request. */
 const TRANSIENT_NETWORK_CODES = new Set([
 	'ECONNRESET',
@@ -403,6 +411,7 @@ export async function gatewayRequest<TBody = IDataObject>(
 		},
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
+		disableFollowRedirect: true,
 		timeout: timeoutMs,
 		// Plain answers come as bytes and are decoded here, once (see decodeAnswer).
 		encoding: streamed ? ('stream' as const) : ('arraybuffer' as const),
@@ -416,6 +425,7 @@ export async function gatewayRequest<TBody = IDataObject>(
 	const cancelled = () => fail({ message: 'The execution was cancelled', code: 'CANCELLED' });
 	const gate = rateLimitGateOf(context);
 	let rateLimitWaits = 0;
+	let redirects = 0;
 
 	for (let attempt = 0; ; ) {
 		if (!(await waitUnlessCancelled(() => gate.remainingMs(), signal))) throw cancelled();
@@ -440,6 +450,21 @@ export async function gatewayRequest<TBody = IDataObject>(
 		}
 
 		const headers = lowerCaseHeaders(raw.headers);
+		if (REDIRECT_STATUSES.has(raw.statusCode)) {
+			if (streamed) discardStream(raw.body);
+			const target = resolveRedirect(options.url, headers.location);
+			if (
+				target !== undefined &&
+				request.kind === 'read' &&
+				sameOrigin(target, credential.url) &&
+				redirects < MAX_REDIRECTS
+			) {
+				redirects++;
+				options.url = target;
+				continue;
+			}
+			throw fail(redirectFailureDetails(raw.statusCode, target, credential.url, request, describe));
+		}
 		if (!streamed) raw.body = decodeAnswer(raw.body);
 		if (raw.statusCode >= 400) {
 			const body = streamed ? await readStreamText(raw.body) : raw.body;
@@ -515,6 +540,63 @@ function deadline(ms: number): () => number {
 
 function backoffMs(policy: RetryPolicy, attempt: number): number {
 	return Math.min(policy.baseDelayMs * 2 ** attempt, policy.maxDelayMs);
+}
+
+/** The absolute URL a redirect names, or undefined when it names none. */
+function resolveRedirect(from: string, location: string | undefined): string | undefined {
+	if (location === undefined || location.trim() === '') return undefined;
+	try {
+		return new URL(location.trim(), from).toString();
+	} catch {
+		return undefined;
+	}
+}
+
+function originOf(url: string): string | undefined {
+	try {
+		return new URL(url.trim()).origin;
+	} catch {
+		return undefined;
+	}
+}
+
+function sameOrigin(url: string, base: string): boolean {
+	const origin = originOf(url);
+	return origin !== undefined && origin === originOf(base);
+}
+
+/** A redirect not followed: where it pointed, and why the request was not sent there. */
+function redirectFailureDetails(
+	statusCode: number,
+	target: string | undefined,
+	baseUrl: string,
+	request: GatewayRequest,
+	describe: string,
+): Omit<GatewayErrorDetails, 'itemIndex'> {
+	const targetOrigin = target === undefined ? undefined : originOf(target);
+	const baseOrigin = originOf(baseUrl) ?? baseUrl;
+	let description: string;
+	if (targetOrigin === undefined) {
+		description = 'The answer named no address to go to.';
+	} else if (targetOrigin !== baseOrigin) {
+		description = `The credential is only sent to its own URL (${baseOrigin}), so the request was not sent to ${targetOrigin}. If the gateway has moved, put its new address into the credential's Base URL.`;
+	} else if (request.kind === 'create') {
+		description =
+			'A request that may bill is not sent again to another address, as the gateway may already have processed it; check the gateway before retrying.';
+	} else {
+		description = `Followed ${MAX_REDIRECTS} redirects without reaching an answer.`;
+	}
+	return {
+		message: `The gateway answered ${describe} with a redirect (HTTP ${statusCode}${targetOrigin ? ` to ${targetOrigin}` : ''}), which was not followed`,
+		httpCode: String(statusCode),
+		description,
+	};
+}
+
+/** A streamed answer not read (a redirect's): its connection is released. */
+function discardStream(body: unknown): void {
+	const destroy = (body as { destroy?: () => void } | null)?.destroy;
+	if (typeof destroy === 'function') destroy.call(body);
 }
 
 /** An HTTP error: the gateway's words, or the status when it sent an HTML page or nothing. */

@@ -149,5 +149,6 @@ function parseOptions(body: unknown): Partial<SimulatorOptions> {
 		apiKey: stringOption('apiKey'),
 		accessToken: stringOption('accessToken'),
 		publicHost: stringOption('publicHost'),
+		redirectTo: stringOption('redirectTo'),
 	};
 }
