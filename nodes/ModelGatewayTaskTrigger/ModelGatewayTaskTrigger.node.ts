@@ -7,7 +7,7 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { credentialTest } from '../shared/gateway/credentialTests';
-import { PARAMETERS, taskTriggerProperties } from './description';
+import { taskTriggerProperties } from './description';
 
 import { callbackLifecycle } from './lifecycle';
 import { receiveCallback } from './receive';
@@ -29,22 +29,19 @@ export class ModelGatewayTaskTrigger implements INodeType {
 		group: ['trigger'],
 		// Version 2 reads the bodies n8n leaves unread itself, which spares n8n an expression
 		// evaluation per callback (it asks version 1 webhooks for a binary-data option).
-		version: [1, 2],
-		defaultVersion: 2,
+		// Version 3 makes its secret from the credential by default (see description.ts).
+		version: [1, 2, 3],
+		defaultVersion: 3,
 		subtitle: '={{$parameter["events"] === "all" ? "Every status change" : "Final events only"}}',
 		description:
 			'Starts the workflow when the Model Gateway calls back about a video task or an asset review: once per task and status, with the normalized task (taskId, status, done, videoUrl, error) as output',
 		defaults: { name: 'Model Gateway Task Callback' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [
-			{
-				name: 'modelGatewayApi',
-				required: true,
-				testedBy: 'modelGatewayApiTest',
-				displayOptions: { show: { [PARAMETERS.confirm]: [true] } },
-			},
-		],
+		// Needed for a secret made from it, or to confirm callbacks. Not required: a typed secret
+		// without confirmation needs none, and n8n's displayOptions cannot say "either" (n8n reads
+		// the first entry of a credential type only). Activation asks for it when it is needed.
+		credentials: [{ name: 'modelGatewayApi', required: false, testedBy: 'modelGatewayApiTest' }],
 		webhooks: [
 			{
 				name: 'default',

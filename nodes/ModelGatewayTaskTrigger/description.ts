@@ -25,41 +25,54 @@ export const DEFAULT_SECRET = '={{ $nodeId }}';
 export const taskTriggerProperties: INodeProperties[] = [
 	{
 		displayName:
-			'Put this node’s Production URL into the Callback URL of a Model Gateway Video (Task family S, Family A) or Asset Review request, then activate (publish) this workflow. Each callback starts one execution; duplicates, stale and (by default) unfinished events are answered without starting one.',
+			'Put this node’s Production URL into the Callback URL of a Model Gateway Video (Task family S, Family A) request, with its option Add Callback Secret on, or of an Asset Review request (with a typed secret), then activate (publish) this workflow. Each callback starts one execution; duplicates, stale and (by default) unfinished events are answered without starting one.',
 		name: 'notice',
 		type: 'notice',
 		default: '',
 	},
+	...[
+		// Version 3 makes the secret from the credential by default; 1 and 2 keep a typed one.
+		{ versions: [1, 2], defaultLocation: 'path' },
+		{ versions: [3], defaultLocation: 'credential' },
+	].map(
+		({ versions, defaultLocation }): INodeProperties => ({
+			displayName: 'Secret',
+			name: PARAMETERS.secretLocation,
+			type: 'options',
+			noDataExpression: true,
+			displayOptions: { show: { '@version': versions } },
+			options: [
+				{
+					name: 'Made From the Credential',
+					value: 'credential',
+					description: `Nothing to type: a secret made from the Model Gateway credential's API key (a keyed hash; the key stays in n8n). The URL ends in /${QUERY_MODE_PATH}; a Model Gateway Video node with the same credential and the option Add Callback Secret adds ?${SECRET_QUERY_PARAMETER}=… when it sends the request.`,
+				},
+				{
+					name: 'Typed, as Query Parameter or Header',
+					value: 'query',
+					description: `The URL ends in /${QUERY_MODE_PATH}; add ?${SECRET_QUERY_PARAMETER}=YOUR_SECRET to it (or send the ${SECRET_HEADER} header). Missing: 401, wrong: 403.`,
+				},
+				{
+					name: 'Typed, in the URL Path',
+					value: 'path',
+					description:
+						'The typed secret is the last part of the Production URL, so copying the URL is all it takes. Requests with another path are answered 404 by n8n.',
+				},
+			],
+			default: defaultLocation,
+		}),
+	),
 	{
-		displayName: 'Secret',
+		displayName: 'Typed Secret',
 		name: PARAMETERS.secret,
 		type: 'string',
 		// The node's own id: a random UUID the editor gives every node, so each trigger gets its
 		// own secret without any setup. Replace it with any value to rotate the secret.
 		default: DEFAULT_SECRET,
 		required: true,
+		displayOptions: { show: { [PARAMETERS.secretLocation]: ['path', 'query'] } },
 		description:
-			'Shared secret a callback must present. The gateway signs nothing, so this is what keeps strangers from starting the workflow. Letters, digits, "-" and "_" only. After changing it, activate (publish) the workflow again and update the Callback URL.',
-	},
-	{
-		displayName: 'Secret Location',
-		name: PARAMETERS.secretLocation,
-		type: 'options',
-		noDataExpression: true,
-		options: [
-			{
-				name: 'In the URL Path',
-				value: 'path',
-				description:
-					'The secret is the last part of the Production URL, so copying the URL is all it takes. Requests with another path are answered 404 by n8n.',
-			},
-			{
-				name: 'Query Parameter or Header',
-				value: 'query',
-				description: `The URL ends in /${QUERY_MODE_PATH}; add ?${SECRET_QUERY_PARAMETER}=YOUR_SECRET to it (or send the ${SECRET_HEADER} header). Missing: 401, wrong: 403.`,
-			},
-		],
-		default: 'path',
+			'Shared secret a callback must present. The gateway signs nothing, so this is what keeps strangers from starting the workflow. Letters, digits, "-" and "_" only; use 24 random characters or more (the default, the node\'s ID, is shown in exported workflows and the editor\'s URL). After changing it, activate (publish) the workflow again and update the Callback URL.',
 	},
 	{
 		displayName: 'Family',

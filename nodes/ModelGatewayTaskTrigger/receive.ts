@@ -1,5 +1,6 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
+import { callbackSecretOf } from '../shared/gateway/transport';
 import { isDone } from '../shared/tasks';
 import { DEFAULT_MAX_BODY_KB, readCallbackBody } from './body';
 import { confirmWithGateway, unconfirmableReason } from './confirm';
@@ -32,9 +33,11 @@ const KEPT_HEADERS = [
 export async function receiveCallback(context: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const request = context.getRequestObject();
 	const headers = context.getHeaderData();
-	const secret = checkSecret(
-		context.getNodeParameter(PARAMETERS.secretLocation, 'path') as SecretLocation,
-		configuredSecret(context),
+	const location = context.getNodeParameter(PARAMETERS.secretLocation, 'path') as SecretLocation;
+	const secret = await checkSecret(
+		location,
+		async () =>
+			location === 'credential' ? await credentialSecret(context) : configuredSecret(context),
 		{
 			pathSecret: lastPathSegment(request.originalUrl ?? request.url),
 			querySecret: (context.getQueryData() as IDataObject)[SECRET_QUERY_PARAMETER],
@@ -153,6 +156,18 @@ function configuredSecret(context: IWebhookFunctions): string {
 	const stored = node.parameters[PARAMETERS.secret];
 	if (stored === undefined || stored === DEFAULT_SECRET) return node.id;
 	return String(context.getNodeParameter(PARAMETERS.secret, ''));
+}
+
+/** The secret made from the trigger's credential; '' (refusing every call) when it has none. */
+async function credentialSecret(context: IWebhookFunctions): Promise<string> {
+	try {
+		return await callbackSecretOf(context);
+	} catch (error) {
+		context.logger.warn(
+			`Model Gateway callback: the trigger's credential could not be read (${(error as Error).message})`,
+		);
+		return '';
+	}
 }
 
 function summary(event: CallbackEvent): IDataObject {

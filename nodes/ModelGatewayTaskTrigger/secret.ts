@@ -1,22 +1,28 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 
+import { CALLBACK_SECRET_PARAMETER } from '../shared/callbacks/callbackSecret';
+
 /**
  * The callback secret. The spec documents no signature on callbacks and the URL must be
  * public, so the secret is the only thing that tells the gateway's calls from anyone else's.
  */
 
-/** Where the caller presents the secret. */
-export type SecretLocation = 'path' | 'query';
+/**
+ * Where the secret comes from and how the caller presents it: a typed secret as the URL's last
+ * path segment (`path`) or as `?secret=` / a header (`query`), or the secret made from the
+ * credential (`credential`), presented like `query`.
+ */
+export type SecretLocation = 'path' | 'query' | 'credential';
 
-/** The query parameter (and header) that carry the secret in `query` mode. */
-export const SECRET_QUERY_PARAMETER = 'secret';
+/** The query parameter (and header) that carry the secret in `query` and `credential` mode. */
+export const SECRET_QUERY_PARAMETER = CALLBACK_SECRET_PARAMETER;
 export const SECRET_HEADER = 'x-callback-secret';
 
-/** The webhook path segment in `query` mode, where the secret is not part of the path. */
+/** The webhook path segment when the secret is not part of the path. */
 export const QUERY_MODE_PATH = 'callback';
 
-/** The webhook's path (after n8n's `<webhookId>/`): the secret, or `callback` in `query` mode. */
-export const WEBHOOK_PATH = `={{ $parameter["secretLocation"] === "query" ? "${QUERY_MODE_PATH}" : $parameter["secret"] }}`;
+/** The webhook's path (after n8n's `<webhookId>/`): the typed secret, or `callback`. */
+export const WEBHOOK_PATH = `={{ $parameter["secretLocation"] === "path" ? $parameter["secret"] : "${QUERY_MODE_PATH}" }}`;
 
 /**
  * The same path computed from the node's parameters, for n8n 2.x: a webhook description may
@@ -27,7 +33,7 @@ export const WEBHOOK_PATH = `={{ $parameter["secretLocation"] === "query" ? "${Q
 export const WEBHOOK_RESOLVERS = Symbol.for('n8n.webhookDescriptionResolvers');
 
 export function webhookPath(parameters: Record<string, unknown>): string | undefined {
-	if (parameters.secretLocation === 'query') return QUERY_MODE_PATH;
+	if (parameters.secretLocation !== 'path') return QUERY_MODE_PATH;
 	return typeof parameters.secret === 'string' ? parameters.secret : undefined;
 }
 
@@ -45,17 +51,16 @@ export type SecretCheck = { ok: true } | { ok: false; statusCode: 401 | 403; rea
 /**
  * Checks the secret a request presents. In `path` mode n8n only routes requests whose path
  * carries the secret, so the path segment is compared again here as a second line (it also
- * catches a secret changed while an old registration is still live). In `query` mode the
- * secret comes as `?secret=` or the X-Callback-Secret header.
+ * catches a secret changed while an old registration is still live). In `query` and
+ * `credential` mode the secret comes as `?secret=` or the X-Callback-Secret header. The
+ * expected secret is asked for only once one was presented: in `credential` mode that is a
+ * credential read, which an anonymous request does not get to cause.
  */
-export function checkSecret(
+export async function checkSecret(
 	location: SecretLocation,
-	expected: string,
+	expected: () => string | Promise<string>,
 	request: { pathSecret?: string; querySecret?: unknown; headerSecret?: unknown },
-): SecretCheck {
-	if (expected.trim() === '') {
-		return { ok: false, statusCode: 403, reason: 'The trigger has no secret configured' };
-	}
+): Promise<SecretCheck> {
 	const presented =
 		location === 'path'
 			? request.pathSecret
@@ -63,7 +68,11 @@ export function checkSecret(
 	if (presented === undefined || presented === '') {
 		return { ok: false, statusCode: 401, reason: 'The callback secret is missing' };
 	}
-	return secretsMatch(presented, expected)
+	const secret = await expected();
+	if (secret.trim() === '') {
+		return { ok: false, statusCode: 403, reason: 'The trigger has no secret configured' };
+	}
+	return secretsMatch(presented, secret)
 		? { ok: true }
 		: { ok: false, statusCode: 403, reason: 'The callback secret is wrong' };
 }

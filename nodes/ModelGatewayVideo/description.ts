@@ -7,7 +7,7 @@ import * as create from './actions/create.operation';
 import * as getStatus from './actions/getStatus.operation';
 import { FAMILY_EDITORS } from './families';
 import { FAMILY_FROM_ITEM, itemFamilyProperty } from './families/perItem';
-import { ADDITIONAL_BODY_FIELDS, NODE_OPTIONS } from './families/parameters';
+import { ADDITIONAL_BODY_FIELDS, ADD_CALLBACK_SECRET, NODE_OPTIONS } from './families/parameters';
 
 /** The Video node's parameters: family and operation, each operation's own, shared options. */
 
@@ -74,6 +74,15 @@ export const videoProperties: INodeProperties[] = [
 		placeholder: 'Add Option',
 		default: {},
 		options: [
+			{
+				displayName: 'Add Callback Secret',
+				name: ADD_CALLBACK_SECRET,
+				type: 'boolean',
+				default: false,
+				displayOptions: { show: { '/operation': ['create'] } },
+				description:
+					'Whether to add the secret of a Task Callback Trigger set to "Made From the Credential" to the Callback URL (as ?secret=…). It is made from this node\'s credential when the request is sent, so no other node, output or log sees it.',
+			},
 			{
 				displayName: 'Additional Body Fields (JSON)',
 				name: ADDITIONAL_BODY_FIELDS,

@@ -1,7 +1,10 @@
 import type { Simulator } from '../simulator';
 import type { IDataObject } from 'n8n-workflow';
 
+import { deriveCallbackSecret } from '../../nodes/shared/callbacks/callbackSecret';
+import { runNode } from './harness';
 import { useSimulator } from './simulatorFixture';
+import { videoNode } from './videoNode';
 import { postCallback, startWebhookHarness, type WebhookHarness } from './webhookHarness';
 
 const SECRET = 'test-secret-0123';
@@ -66,7 +69,7 @@ async function start(
 	typeVersion?: number,
 ) {
 	harness = await startWebhookHarness({
-		parameters: { secret: SECRET, ...parameters },
+		parameters: { secretLocation: 'path', secret: SECRET, ...parameters },
 		credentials: credentials as never,
 		typeVersion,
 	});
@@ -269,8 +272,8 @@ describe('secret', () => {
 		]);
 	});
 
-	test('the default secret is the node id, so every trigger has its own URL', async () => {
-		harness = await startWebhookHarness({ parameters: {}, nodeId: 'node-id-42' });
+	test('up to version 2, the default secret is the node id, so every trigger has its own URL', async () => {
+		harness = await startWebhookHarness({ parameters: {}, nodeId: 'node-id-42', typeVersion: 2 });
 		expect(harness.url).toMatch(/\/node-id-42$/);
 		expect((await post(S_SUCCEEDED)).status).toBe(200);
 		expect(harness.executions).toHaveLength(1);
@@ -665,5 +668,59 @@ describe('callbacks the simulator sends over HTTP', () => {
 		expect(callbacks.map((callback) => callback.status)).toEqual([200, 200, 200, 200, 200]);
 		expect(harness!.executions).toHaveLength(1);
 		expect(harness!.executions[0][0].json).toMatchObject({ taskId: id, status: 'succeeded' });
+	});
+});
+
+describe('a secret made from the credential (version 3’s default)', () => {
+	const gateway = useSimulator({ queuedMs: 0, runningMs: 0 });
+
+	test('nothing typed: the URL ends in /callback, and only the secret made from the API key is let in', async () => {
+		harness = await startWebhookHarness({
+			parameters: {},
+			credentials: gateway.credentials() as never,
+			nodeId: 'node-id-43',
+		});
+		expect(harness.url).toMatch(/\/callback$/);
+		const made = deriveCallbackSecret(gateway.simulator.apiKey);
+		expect(made).toMatch(/^[A-Za-z0-9_-]{32}$/);
+		expect(made).not.toBe(deriveCallbackSecret(`${gateway.simulator.apiKey}x`));
+		for (const [url, status] of [
+			[harness.url, 401],
+			[`${harness.url}?secret=node-id-43`, 403],
+			[`${harness.url}?secret=${made.slice(0, 31)}`, 403],
+			[`${harness.url}?secret=${made}&row=3`, 200],
+		] as const) {
+			expect((await postCallback(url, S_SUCCEEDED)).status).toBe(status);
+		}
+		await harness.settled();
+		expect(harness.executions.map(([item]) => item.json.query)).toEqual([{ row: '3' }]);
+		expect(JSON.stringify(harness.executions)).not.toContain(made);
+	});
+
+	test('a Video create with Add Callback Secret calls back into it; the secret is in no output', async () => {
+		harness = await startWebhookHarness({
+			parameters: {},
+			credentials: gateway.credentials() as never,
+		});
+		const created = await runNode(
+			videoNode('taskS', 'create', {
+				model: 'video-s-1',
+				taskSContent: { items: [{ type: 'text', text: 'a cat' }] },
+				taskSOptions: { callback_url: `${harness.url}?row=7` },
+				options: { addCallbackSecret: true },
+			}),
+			{ credentials: gateway.credentials() },
+		);
+		expect(created.error('Node Under Test')).toBeUndefined();
+		await allCallbacksAnswered(gateway.simulator, 1);
+		await harness.settled();
+		const made = deriveCallbackSecret(gateway.simulator.apiKey);
+		const [create] = gateway.simulator.requestsTo('POST', '/v1/task/create');
+		expect((create.body as IDataObject).callback_url).toBe(`${harness.url}?row=7&secret=${made}`);
+		expect(harness.executions.map(([item]) => [item.json.status, item.json.query])).toEqual([
+			['succeeded', { row: '7' }],
+		]);
+		expect(JSON.stringify(created.run.data)).not.toContain(made);
+		expect(JSON.stringify(harness.executions)).not.toContain(made);
 	});
 });

@@ -187,5 +187,4 @@ describe('Wait for Task: a failed query', () => {
 		const [, failed] = outputs(continued);
 		expect(failed.map((item) => item.json.taskId)).toEqual([known.taskId]);
 	});
-
 });

@@ -11,7 +11,12 @@ import { testNode } from './testNode';
 function hookContext(parameters: Record<string, unknown>, credentials: 'present' | 'missing') {
 	const asked: string[] = [];
 	const context = {
-		getNode: () => testNode('Task Trigger'),
+		getNode: () => ({
+			...testNode('Task Trigger'),
+			...(credentials === 'present'
+				? { credentials: { modelGatewayApi: { id: 'c1', name: 'Model Gateway' } } }
+				: {}),
+		}),
 		getNodeParameter: (name: string, fallback: unknown) => parameters[name] ?? fallback,
 		getCredentials: async (name: string) => {
 			asked.push(name);
@@ -52,7 +57,17 @@ describe('Task Callback Trigger activation', () => {
 	it('refuses Confirm with the Gateway without its credential', async () => {
 		const { context } = hookContext({ secret: 'abc', confirmWithGateway: true }, 'missing');
 		await expect(create.call(context)).rejects.toThrow(
-			'Node does not have any credentials set for "modelGatewayApi"',
+			'Select a Model Gateway credential: Confirm with the Gateway queries the gateway with it',
+		);
+	});
+
+	it('a secret made from the credential needs the credential, and no typed secret', async () => {
+		const made = hookContext({ secretLocation: 'credential', secret: '' }, 'present');
+		await expect(create.call(made.context)).resolves.toBe(true);
+		expect(made.asked).toEqual(['modelGatewayApi']);
+		const without = hookContext({ secretLocation: 'credential' }, 'missing');
+		await expect(create.call(without.context)).rejects.toThrow(
+			'Select a Model Gateway credential: the secret is made from it',
 		);
 	});
 });

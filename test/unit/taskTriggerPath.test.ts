@@ -19,11 +19,12 @@ describe("the webhook path's resolver for n8n 2.x", () => {
 		expect(resolvers.path.resolve).toBe(webhookPath);
 	});
 
-	test('gives what the template gives: the secret, or the fixed segment in query mode', () => {
+	test('gives what the template gives: the typed secret in path mode, else the fixed segment', () => {
 		expect(webhookPath({ secretLocation: 'path', secret: 'abc_123' })).toBe('abc_123');
 		expect(webhookPath({ secretLocation: 'query', secret: 'abc_123' })).toBe(QUERY_MODE_PATH);
+		expect(webhookPath({ secretLocation: 'credential' })).toBe(QUERY_MODE_PATH);
 		expect(WEBHOOK_PATH).toBe(
-			'={{ $parameter["secretLocation"] === "query" ? "callback" : $parameter["secret"] }}',
+			'={{ $parameter["secretLocation"] === "path" ? $parameter["secret"] : "callback" }}',
 		);
 	});
 });

@@ -24,16 +24,32 @@ describe('checkSecret', () => {
 			{ pathSecret: '' },
 			{ ok: false, statusCode: 401, reason: 'The callback secret is missing' },
 		],
-	] as const)('%s mode, %j', (location, request, expected) => {
-		expect(checkSecret(location, 's3cret', request)).toEqual(expected);
+		['credential', { querySecret: 's3cret' }, { ok: true }],
+		[
+			'credential',
+			{ pathSecret: 's3cret' },
+			{ ok: false, statusCode: 401, reason: 'The callback secret is missing' },
+		],
+	] as const)('%s mode, %j', async (location, request, expected) => {
+		expect(await checkSecret(location, () => 's3cret', request)).toEqual(expected);
 	});
 
-	it('refuses everything when the trigger has no secret', () => {
-		expect(checkSecret('path', ' ', { pathSecret: ' ' })).toEqual({
+	it('refuses everything when the trigger has no secret', async () => {
+		expect(await checkSecret('path', () => ' ', { pathSecret: 'x' })).toEqual({
 			ok: false,
 			statusCode: 403,
 			reason: 'The trigger has no secret configured',
 		});
+	});
+
+	it('asks for the expected secret only when one was presented (a credential read in credential mode)', async () => {
+		const expected = jest.fn(async () => 's3cret');
+		expect(await checkSecret('credential', expected, {})).toMatchObject({ statusCode: 401 });
+		expect(expected).not.toHaveBeenCalled();
+		expect(await checkSecret('credential', expected, { headerSecret: 'no' })).toMatchObject({
+			statusCode: 403,
+		});
+		expect(expected).toHaveBeenCalledTimes(1);
 	});
 
 	it.each([

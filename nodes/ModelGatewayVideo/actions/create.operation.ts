@@ -2,7 +2,8 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { FAMILY_IDS, taskFamily, type CreateRequest } from '../../shared/tasks';
-import { gatewayRequest } from '../../shared/gateway/transport';
+import { callbackSecretOf, gatewayRequest } from '../../shared/gateway/transport';
+import { withCallbackSecret } from '../../shared/callbacks/callbackSecret';
 import { FAMILY_EDITORS } from '../families';
 import {
 	FAMILY_FROM_ITEM,
@@ -57,7 +58,9 @@ export async function send(
 		method: request.method,
 		path: request.path,
 		kind: 'create',
-		body: request.body,
+		body: settings.addCallbackSecret
+			? await withSecretInCallbackUrl(this, request.body)
+			: request.body,
 		businessFailure: family.answerFailure.create,
 		traceId: settings.traceId,
 		itemIndex,
@@ -73,6 +76,20 @@ export async function send(
 	});
 	const task = response.redactor.value(parsed.task);
 	return await taskItem(this, { ...parsed, task }, itemIndex, settings.binaryPropertyName);
+}
+
+/**
+ * The body with the callback secret added to its `callback_url`, at the last moment: the
+ * validated request and every output keep the URL as the workflow gave it.
+ */
+async function withSecretInCallbackUrl(
+	context: IExecuteFunctions,
+	body: CreateRequest['body'],
+): Promise<CreateRequest['body']> {
+	const record = body as Record<string, unknown>;
+	if (typeof record.callback_url !== 'string' || record.callback_url.trim() === '') return body;
+	const secret = await callbackSecretOf(context);
+	return { ...record, callback_url: withCallbackSecret(record.callback_url.trim(), secret) };
 }
 
 /** How a created task is named in the error of a batch stopped midway. */

@@ -5,6 +5,7 @@ import type { CreateRequest, FamilyId, TaskReference } from '../../shared/tasks'
 import * as create from './create.operation';
 import * as getStatus from './getStatus.operation';
 import { FAMILY_FROM_ITEM, itemFamily } from '../families/perItem';
+import { ADD_CALLBACK_SECRET } from '../families/parameters';
 import type { VideoItemSettings } from './types';
 import { itemParameter } from '../../shared/items/itemParameters';
 
@@ -49,6 +50,7 @@ function itemSettings(context: IExecuteFunctions, itemIndex: number): VideoItemS
 		family: familyFromItem ? itemFamily(context, itemIndex) : (selected as FamilyId),
 		familyFromItem,
 		traceId: typeof options.traceId === 'string' ? options.traceId : undefined,
+		addCallbackSecret: options[ADD_CALLBACK_SECRET] === true,
 		binaryPropertyName:
 			typeof options.binaryPropertyName === 'string' && options.binaryPropertyName.trim() !== ''
 				? options.binaryPropertyName.trim()

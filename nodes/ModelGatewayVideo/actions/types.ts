@@ -7,6 +7,8 @@ export interface VideoItemSettings {
 	/** "From Each Item": the family (and the create fields) come from the item itself. */
 	familyFromItem: boolean;
 	traceId?: string;
+	/** Add the credential's callback secret to the create's `callback_url` (if it has one). */
+	addCallbackSecret: boolean;
 	/** Where inline video bytes go: `data`, then `data_1`, `data_2`, ... */
 	binaryPropertyName: string;
 }

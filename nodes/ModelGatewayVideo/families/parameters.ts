@@ -10,6 +10,8 @@ import { itemParameter, nodeOfRun } from '../../shared/items/itemParameters';
 
 /** Name of the node option holding extra body fields (JSON), shared by every family. */
 export const ADDITIONAL_BODY_FIELDS = 'additionalBodyFields';
+/** Node option: add the credential's callback secret to a create's Callback URL. */
+export const ADD_CALLBACK_SECRET = 'addCallbackSecret';
 export const NODE_OPTIONS = 'options';
 
 /** A JSON parameter (object or text) as a value; unparseable text stays text. */

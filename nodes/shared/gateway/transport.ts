@@ -13,6 +13,7 @@ import type {
 } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
+import { deriveCallbackSecret } from '../callbacks/callbackSecret';
 import type { GatewayErrorDetails, Redactor } from './gatewayError';
 import { itemParameter } from '../items/itemParameters';
 import { createRedactor, gatewayApiError, htmlText, httpStatusTitle, isHtml } from './gatewayError';
@@ -188,6 +189,8 @@ export type GatewayContext =
 interface CredentialShape {
 	url: string;
 	secret: string;
+	/** The callback secret made from the API key (base host only); redacted like the key. */
+	callbackSecret?: string;
 }
 
 /** The header each host takes its secret in, as the credential types' `authenticate` declares. */
@@ -208,7 +211,21 @@ async function readCredential(
 	const credential = await context.getCredentials<{ baseUrl: string; apiKey: string }>(
 		GATEWAY_CREDENTIAL,
 	);
-	return { url: credential.baseUrl, secret: credential.apiKey };
+	return {
+		url: credential.baseUrl,
+		secret: credential.apiKey,
+		callbackSecret: deriveCallbackSecret(credential.apiKey),
+	};
+}
+
+/**
+ * The Task Callback Trigger's secret made from this node's Model Gateway credential (see
+ * callbackSecret.ts), read through the same one credential read per node run.
+ */
+export async function callbackSecretOf(context: GatewayContext): Promise<string> {
+	const { callbackSecret } = await credentialOf(context, 'base');
+	if (callbackSecret === undefined) throw new Error('The credential has no API key');
+	return callbackSecret;
 }
 
 // n8n reads and decrypts a credential from its database on every getCredentials (and again in
@@ -394,7 +411,7 @@ export async function gatewayRequest<TBody = IDataObject>(
 ): Promise<GatewayResponse<TBody>> {
 	const host = request.host ?? 'base';
 	const credential = await credentialOf(context, host);
-	const redactor = createRedactor([credential.secret]);
+	const redactor = createRedactor([credential.secret, credential.callbackSecret]);
 	const traceId =
 		host === 'base' ? (request.traceId?.trim() ? request.traceId.trim() : randomUUID()) : undefined;
 	const signal =
