@@ -97,7 +97,6 @@ const POLL_MS = 5_000;
 const PROMPT_PREFIX = 'Pipeline bench';
 
 const WORKFLOW_ID = exampleWorkflowId(PIPELINE_EXAMPLE);
-const FINISHED_VIDEO_PATH = 'model-gateway-finished-video';
 
 function benchRows(from: number, count: number): VideoTableRow[] {
 	return sixFamilyRows(PROMPT_PREFIX, from, count);
@@ -144,7 +143,6 @@ async function benchOnce(line: N8nLine, workers: number, tarball: string): Promi
 		await main.updateWorkflow(WORKFLOW_ID, (stored: WorkflowJson) => {
 			useVideoTable(stored, table);
 			setExampleSetting(stored, 'callbackUrl', main.webhookUrl(exampleCallbackPath(workflow)));
-			setExampleSetting(stored, 'finishedVideoUrl', main.webhookUrl(FINISHED_VIDEO_PATH));
 			setExampleSetting(stored, 'rowsPerChunk', ROWS_PER_CHUNK);
 			setExampleSetting(stored, 'chunksPerRun', CHUNKS_PER_RUN);
 			setExampleSetting(stored, 'checksPerRun', CHECKS_PER_RUN);
@@ -163,7 +161,7 @@ async function benchOnce(line: N8nLine, workers: number, tarball: string): Promi
 
 		const startedAt = Date.now();
 		await main.activateWorkflow(WORKFLOW_ID);
-		await main.waitForWebhook(FINISHED_VIDEO_PATH);
+		await main.waitForWebhook(exampleCallbackPath(workflow));
 
 		// The rest of the rows arrive while runs are going.
 		let added = START_ROWS;

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { SECRET_PATTERN } from '../../nodes/ModelGatewayTaskTrigger/lifecycle';
+import { deriveCallbackSecret } from '../../nodes/shared/callbacks/callbackSecret';
 import type { RecordedRequest } from '../simulator';
 import { EXAMPLES_DIR } from './examples';
 import type { JsonObject, N8nInstance, WorkflowJson } from './harness';
@@ -326,23 +326,26 @@ export const CREATE_TABLE_NODE = 'Create the Table';
 export const PICK_TABLE_NODE = 'n8n 1.x Only: Pick Your Table Here';
 
 /**
- * The production path of an example's Task Callback Trigger: its webhookId, then its secret:
- * the one typed into the trigger, or else the workflow's id, the examples' shipped expression
- * (the Settings node works the URL out the same way).
+ * The production path of an example's Task Callback Trigger: its webhookId, then `callback` (the
+ * shipped secret is made from the credential and travels as `?secret=`, see
+ * exampleCallbackSecret), or a secret typed into it in the URL path. The
+ * Settings node works the URL out the same way.
  */
 export function exampleCallbackPath(workflow: WorkflowJson): string {
 	const trigger = workflow.nodes.find((node) => node.name === 'Task Callback Trigger');
-	if (!trigger?.webhookId || !workflow.id)
-		throw new Error('the example has no Task Callback Trigger');
-	const secret = String((trigger.parameters as JsonObject).secret);
-	return `${trigger.webhookId}/${SECRET_PATTERN.test(secret) ? secret : workflow.id}`;
+	if (!trigger?.webhookId) throw new Error('the example has no Task Callback Trigger');
+	const parameters = trigger.parameters as JsonObject;
+	return parameters.secretLocation === 'path'
+		? `${trigger.webhookId}/${String(parameters.secret)}`
+		: `${trigger.webhookId}/callback`;
 }
 
-/** Types a secret into an example's Task Callback Trigger, in place of the shipped expression. */
-export function setTriggerSecret(workflow: WorkflowJson, secret: string): void {
-	const trigger = workflow.nodes.find((node) => node.name === 'Task Callback Trigger');
-	if (!trigger) throw new Error('the example has no Task Callback Trigger');
-	(trigger.parameters as JsonObject).secret = secret;
+/**
+ * The secret the shipped trigger makes from the gateway credential (the simulator's key), as
+ * Create Video Tasks adds it to a callback URL: for tasks a test creates itself.
+ */
+export function exampleCallbackSecret(apiKey: string): string {
+	return deriveCallbackSecret(apiKey);
 }
 
 /** Sets a field of the example's Settings node (e.g. `callbackUrl`). */

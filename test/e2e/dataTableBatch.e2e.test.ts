@@ -22,7 +22,7 @@ import {
 	createRequestPrompt,
 	createVideoTable,
 	exampleCallbackPath,
-	setTriggerSecret,
+	exampleCallbackSecret,
 	useVideoTable,
 	videoCreates,
 	videoRows,
@@ -130,9 +130,6 @@ async function createEarlierTask(path: string, body: object): Promise<string> {
 	return id;
 }
 
-/** The trigger's secret as a user types it (letters, digits, `-`, `_`). */
-const TYPED_SECRET = 'batch_secret-7Qm2';
-
 describe.each(N8N_LINES)('n8n line %s.x: a Data Table as the sheet', (line) => {
 	let n8n: N8nInstance | undefined;
 	let videoFolder = '';
@@ -143,9 +140,6 @@ describe.each(N8N_LINES)('n8n line %s.x: a Data Table as the sheet', (line) => {
 
 	beforeAll(async () => {
 		const workflow = loadWorkflow(join(EXAMPLES_DIR, DATA_TABLE_EXAMPLE), WORKFLOW_ID);
-		// A secret typed into the trigger, as the docs advise for bursts of callbacks: the URL the
-		// workflow works out follows it (the pipeline e2e keeps the shipped one, the workflow's id).
-		setTriggerSecret(workflow, TYPED_SECRET);
 		n8n = await startN8n({
 			line,
 			// As a user runs it: none of the settings the rest of the suite turns on, only what the
@@ -162,7 +156,7 @@ describe.each(N8N_LINES)('n8n line %s.x: a Data Table as the sheet', (line) => {
 		videoFolder = createExampleFolders(n8n.userFolder);
 		// The callback URL the example works out for itself (Settings › callbackUrl).
 		const triggerPath = exampleCallbackPath(workflow);
-		expect(triggerPath.endsWith(`/${TYPED_SECRET}`)).toBe(true);
+		expect(triggerPath.endsWith('/callback')).toBe(true);
 		callbackUrl = n8n.webhookUrl(triggerPath);
 
 		// What earlier runs left: Task family S tasks created and written back, a Family A task
@@ -216,7 +210,8 @@ describe.each(N8N_LINES)('n8n line %s.x: a Data Table as the sheet', (line) => {
 			model_name: 'kling-video-2',
 			prompt: ORPHAN_PROMPT,
 			aspect_ratio: '16:9',
-			callback_url: `${callbackUrl}?row=${String(orphanRow?.id)}`,
+			// As Create Video Tasks sends it: the row, and the secret made from the credential.
+			callback_url: `${callbackUrl}?row=${String(orphanRow?.id)}&secret=${exampleCallbackSecret(sim.apiKey)}`,
 		});
 		await until(
 			'the orphan task attached to its row',
@@ -343,6 +338,7 @@ describe.each(N8N_LINES)('n8n line %s.x: a Data Table as the sheet', (line) => {
 			for (const request of familyACreates) {
 				const url = String((request.body as { callback_url?: unknown }).callback_url);
 				expect(url.slice(0, url.indexOf('?row=') + 5)).toBe(`${callbackUrl}?row=`);
+				expect(new URL(url).searchParams.get('secret')).toBe(exampleCallbackSecret(sim.apiKey));
 			}
 
 			// Every task the gateway created (this run's and the earlier ones) is on its row.

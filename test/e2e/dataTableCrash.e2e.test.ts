@@ -67,7 +67,6 @@ const CREATE_PATHS = [
 	'/vendor-a/v1/videos/omni-video',
 	'/vendor-c/ent/v2/reference2video',
 ];
-const FINISHED_VIDEO_PATH = 'model-gateway-finished-video';
 
 /** 24 rows, three families in turn (so the killed chunk holds tasks that call back and some that cannot). */
 const rowsNamed = (name: string): VideoTableRow[] =>
@@ -213,7 +212,6 @@ describe.each(N8N_LINES)('n8n line %s.x in queue mode: a worker dies mid-create'
 		await main.updateWorkflow(PIPELINE_ID, (stored: WorkflowJson) => {
 			useVideoTable(stored, pipelineTable);
 			setExampleSetting(stored, 'callbackUrl', main.webhookUrl(exampleCallbackPath(pipeline)));
-			setExampleSetting(stored, 'finishedVideoUrl', main.webhookUrl(FINISHED_VIDEO_PATH));
 			setExampleSetting(stored, 'rowsPerChunk', 4);
 			setExampleSetting(stored, 'chunksPerRun', 2);
 			// A run that died between claim and write-back is listed after 20 s, not 10 minutes.
@@ -376,7 +374,9 @@ describe.each(N8N_LINES)('n8n line %s.x in queue mode: a worker dies mid-create'
 		const violationsBefore = sim.violations.length;
 		sim.setOptions({ latencyMs: 400 });
 		await n8n.main.activateWorkflow(PIPELINE_ID);
-		await n8n.main.waitForWebhook(FINISHED_VIDEO_PATH);
+		await n8n.main.waitForWebhook(
+			exampleCallbackPath(loadWorkflow(join(EXAMPLES_DIR, PIPELINE_EXAMPLE), PIPELINE_ID)),
+		);
 		// Two runs at once on top of the schedule.
 		await Promise.all([1, 2].map(() => n8n.main.startManualWorkflow(PIPELINE_ID)));
 		await until('6 creates', 180_000, () => prompts().length >= 6, 100);

@@ -65,9 +65,11 @@ interface ExampleShape {
 	nodes: Array<{
 		name: string;
 		type: string;
+		typeVersion?: number;
 		webhookId?: string;
 		disabled?: boolean;
 		parameters?: Record<string, unknown>;
+		credentials?: Record<string, unknown>;
 	}>;
 	connections: Record<string, { main?: Array<Array<{ node: string }>> } | undefined>;
 }
@@ -187,9 +189,10 @@ test.each([
 });
 
 /**
- * The URLs a Data Table example hands out are worked out from n8n's own webhook address (the
- * base of `$execution.resumeUrl`, which follows WEBHOOK_URL) and the trigger's fixed webhookId and
- * secret (the workflow's id), so a user copies none. Each is checked before anything is claimed.
+ * The URL a Data Table example hands out is worked out from n8n's own webhook address (the base
+ * of `$execution.resumeUrl`, which follows WEBHOOK_URL) and the trigger's fixed webhookId, so a
+ * user copies none. Its secret is in no node and no output (issue 48): the trigger makes it from
+ * the credential, and Create Video Tasks adds it to the URL when it sends the create.
  */
 test.each([
 	['n8n 1.x on localhost', RESUME_URL[1], 'http://127.0.0.1:5678/webhook/'],
@@ -202,30 +205,51 @@ test.each([
 ])('the Data Table examples work out their webhook URLs: %s', (_case, resumeUrl, webhookBase) => {
 	for (const workflow of dataTableExamples()) {
 		const trigger = workflow.nodes.find((node) => node.name === 'Task Callback Trigger');
-		let secret: unknown = trigger?.parameters?.secret;
 		const scope: ExpressionScope = {
 			$env: {},
 			$execution: { resumeUrl },
 			$workflow: { id: 'Wf4xY7kQ2pLm9ZrT' },
-			$: (name) => ({
-				params: name === trigger?.name ? { ...trigger.parameters, secret } : undefined,
-			}),
 		};
-		// The trigger's production path is <webhookId>/<secret>; the shipped secret is the
-		// workflow's id (an expression), and a secret typed instead (for bursts) is followed.
-		expect(secret).toBe('={{ $workflow.id }}');
 		expect(evaluate(setting(workflow, 'callbackUrl'), scope)).toBe(
-			`${webhookBase}${String(trigger?.webhookId)}/Wf4xY7kQ2pLm9ZrT`,
+			`${webhookBase}${String(trigger?.webhookId)}/callback`,
 		);
-		secret = 'k3Y_typed-by-hand';
-		expect(evaluate(setting(workflow, 'callbackUrl'), scope)).toBe(
-			`${webhookBase}${String(trigger?.webhookId)}/k3Y_typed-by-hand`,
+	}
+});
+
+test('the Data Table examples ship no callback secret: the trigger makes it from the credential, the create adds it', () => {
+	for (const workflow of dataTableExamples()) {
+		const trigger = workflow.nodes.find((node) => node.name === 'Task Callback Trigger');
+		expect(trigger?.typeVersion).toBe(3);
+		expect(trigger?.parameters).toEqual({ secretLocation: 'credential', events: 'final' });
+		expect(Object.keys(trigger?.credentials ?? {})).toEqual(['modelGatewayApi']);
+		const create = workflow.nodes.find((node) => node.name === 'Create Video Tasks');
+		expect((create?.parameters?.options as Record<string, unknown>).addCallbackSecret).toBe(true);
+		expect(JSON.stringify(workflow)).not.toMatch(/"secret"|params\.secret|\$workflow\.id \}\}\)/);
+	}
+});
+
+/**
+ * The only door the Data Table examples open to the network is the Task Callback Trigger, which
+ * checks its secret first. The pipeline hands each finished video to itself through n8n's
+ * Execute Workflow (this same workflow, at its Finished Video trigger): no webhook (issue 48).
+ */
+test('no Data Table example registers a webhook but the Task Callback Trigger', () => {
+	const WEBHOOK_TYPES = /\.(webhook|formTrigger|chatTrigger|mcpTrigger)$/;
+	for (const workflow of dataTableExamples()) {
+		const doors = workflow.nodes.filter(
+			(node) => WEBHOOK_TYPES.test(node.type) || node.type.endsWith('.modelGatewayTaskTrigger'),
 		);
+		expect(doors.map((node) => node.name)).toEqual(['Task Callback Trigger']);
+		const handOn = workflow.nodes.find((node) => node.name === 'Hand On the Finished Video');
+		if (!handOn) continue;
+		expect(handOn.type).toBe('n8n-nodes-base.executeWorkflow');
+		expect(handOn.parameters).toMatchObject({
+			workflowId: { value: '={{ $workflow.id }}' },
+			mode: 'each',
+			options: { waitForSubWorkflow: false },
+		});
 		const finished = workflow.nodes.find((node) => node.name === 'Finished Video');
-		if (finished)
-			expect(evaluate(setting(workflow, 'finishedVideoUrl'), scope)).toBe(
-				`${webhookBase}${String(finished.parameters?.path)}`,
-			);
+		expect(finished?.type).toBe('n8n-nodes-base.executeWorkflowTrigger');
 	}
 });
 
@@ -247,10 +271,7 @@ test('a Data Table example checks its webhook URLs after the guard and before it
 		const code = String(
 			workflow.nodes.find((node) => node.name === 'Webhook URLs to Check')?.parameters?.jsCode,
 		);
-		for (const field of workflow.nodes.some((node) => node.name === 'Finished Video')
-			? ['callbackUrl', 'finishedVideoUrl']
-			: ['callbackUrl'])
-			expect(code).toContain(`'${field}'`);
+		expect(code).toContain(`'callbackUrl'`);
 	}
 });
 
