@@ -15,6 +15,7 @@ import { join } from 'node:path';
 
 import { startSimulator, type Simulator } from '../simulator';
 import { callbackStatus, captureTaskCallbacks, inFlight } from './callbackBodies';
+import { exampleCallbackSecret } from './dataTable';
 import { EXAMPLES_DIR, simulatorCredentials } from './examples';
 import {
 	N8N_LINES,
@@ -96,7 +97,7 @@ async function startLossyForwarder(
 
 /** The URL the create example ships with; the test points it at this n8n. */
 const SHIPPED_N8N_URL = 'http://localhost:5678';
-const TRIGGER_PATH = '8f6c1a52-3b0e-4c8e-9d7a-5e2f1c0b7a10/video-done-3f9c2a71e4b8';
+const TRIGGER_PATH = '8f6c1a52-3b0e-4c8e-9d7a-5e2f1c0b7a10/callback';
 // n8n saves static data only for workflow ids of at most 16 characters (isWorkflowIdValid,
 // packages/cli/src/utils.ts): the duplicate memory needs a short id.
 const CREATE_ID = 'mgTaskCbCreate01';
@@ -207,9 +208,13 @@ describe.each(N8N_LINES)('Task Callback Trigger on n8n line %s.x', (line) => {
 		const stale = runningCallbacks.slice(-20);
 		const staleAnswers: unknown[] = [];
 		for (const callback of stale) {
-			const answer = await running().http('POST', `/webhook/${TRIGGER_PATH}`, {
-				body: callback.body,
-			});
+			const answer = await running().http(
+				'POST',
+				`/webhook/${TRIGGER_PATH}?secret=${exampleCallbackSecret(sim.apiKey)}`,
+				{
+					body: callback.body,
+				},
+			);
 			expect(answer.status).toBe(200);
 			staleAnswers.push((JSON.parse(answer.body) as { started: boolean }).started);
 		}
@@ -273,7 +278,11 @@ describe.each(N8N_LINES)('Task Callback Trigger on n8n line %s.x', (line) => {
 		expect(callbacks).toHaveLength(4 * RESTART_TASKS);
 
 		const post = async (body: unknown) => {
-			const answer = await running().http('POST', `/webhook/${TRIGGER_PATH}`, { body });
+			const answer = await running().http(
+				'POST',
+				`/webhook/${TRIGGER_PATH}?secret=${exampleCallbackSecret(sim.apiKey)}`,
+				{ body },
+			);
 			expect(answer.status).toBe(200);
 			// Started or not, the answer is the trigger's JSON summary (not n8n's "firstEntryJson").
 			return JSON.parse(answer.body) as { started: boolean; taskId: string; dropped?: string };
@@ -315,11 +324,14 @@ describe.each(N8N_LINES)('Task Callback Trigger on n8n line %s.x', (line) => {
 				JSON.stringify({ id: taskId, model: 'video-s-1', status: 'queued' }),
 			);
 			// A Buffer body: fetch adds no content type of its own.
-			const answer = await fetch(running().webhookUrl(TRIGGER_PATH), {
-				method: 'POST',
-				headers: contentType === undefined ? {} : { 'content-type': contentType },
-				body,
-			});
+			const answer = await fetch(
+				`${running().webhookUrl(TRIGGER_PATH)}?secret=${exampleCallbackSecret(sim.apiKey)}`,
+				{
+					method: 'POST',
+					headers: contentType === undefined ? {} : { 'content-type': contentType },
+					body,
+				},
+			);
 			return {
 				status: answer.status,
 				body: JSON.parse(await answer.text()) as Record<string, unknown>,

@@ -160,7 +160,8 @@ describe('Wait for Task: a failed query', () => {
 			expect(failed).toHaveLength(1);
 			expect(failed[0].json).toMatchObject({
 				taskId: 'video_unknown',
-				status: known.status,
+				status: 'failed',
+				done: true,
 				error: { code: 'query_failed', message: "Video 'video_unknown' not found." },
 			});
 			expect(failed[0].pairedItem).toEqual({ item: 0 });

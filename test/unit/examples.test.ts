@@ -222,9 +222,31 @@ test('the Data Table examples ship no callback secret: the trigger makes it from
 		expect(trigger?.typeVersion).toBe(3);
 		expect(trigger?.parameters).toEqual({ secretLocation: 'credential', events: 'final' });
 		expect(Object.keys(trigger?.credentials ?? {})).toEqual(['modelGatewayApi']);
+		// The run checks it first: a trigger set to another secret stops the run before it claims
+		// anything (Check the Answers), as Create Video Tasks adds this one.
+		const given = (params: Record<string, unknown>): ExpressionScope => ({
+			$env: {},
+			$execution: { resumeUrl: RESUME_URL[2] },
+			$workflow: { id: 'Wf4xY7kQ2pLm9ZrT' },
+			$: (name) => ({ params: name === trigger?.name ? params : undefined }),
+		});
+		const fromCredential = setting(workflow, 'callbackSecretFromCredential');
+		expect(evaluate(fromCredential, given(trigger?.parameters ?? {}))).toBe(true);
+		expect(evaluate(fromCredential, given({ secretLocation: 'path', secret: 'typed' }))).toBe(
+			false,
+		);
+		expect(evaluate(fromCredential, given({ secretLocation: 'query', secret: 'typed' }))).toBe(
+			false,
+		);
+		const check = workflow.nodes.find((node) => node.name === 'Check the Answers');
+		expect(String(check?.parameters?.jsCode)).toContain(
+			'settings.callbackSecretFromCredential !== true',
+		);
 		const create = workflow.nodes.find((node) => node.name === 'Create Video Tasks');
 		expect((create?.parameters?.options as Record<string, unknown>).addCallbackSecret).toBe(true);
-		expect(JSON.stringify(workflow)).not.toMatch(/"secret"|params\.secret|\$workflow\.id \}\}\)/);
+		expect(JSON.stringify(workflow)).not.toMatch(
+			/"secret"|params\.secret(?!Location)|\$workflow\.id \}\}\)/,
+		);
 	}
 });
 

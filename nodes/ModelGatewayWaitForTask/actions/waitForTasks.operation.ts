@@ -204,13 +204,16 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			// The gateway refused the query (unknown task, bad reference): this task's failure, on
 			// Failed, so one bad row never stops the tasks beside it or a later run. A refused
 			// credential or URL stops the node (unless Continue On Fail), as it concerns every task.
-			entry.task = {
-				...entry.task,
-				error: { code: 'query_failed', message: (error as Error).message },
-			};
 			if (failure === 'setup' && !this.continueOnFail()) {
 				throw asNodeError(this, error, entry.inputIndex);
 			}
+			// Failed, as it is routed: the task cannot be followed any further.
+			entry.task = {
+				...entry.task,
+				status: 'failed',
+				done: true,
+				error: { code: 'query_failed', message: (error as Error).message },
+			};
 			await settle(entry, 'failed');
 			return { type: 'settled' };
 		}

@@ -1,0 +1,441 @@
+/**
+ * The published Data Table examples, exactly as shipped, attacked from the network the way
+ * issue 48 found them open, on each n8n line's defaults (1.x with the SQLite pool the docs ask
+ * for). The pipeline listens on a public address, so:
+ *
+ * - every webhook n8n registered for them (read from n8n's own webhook table, not listed by
+ *   hand) refuses a request without its secret, with a wrong one, and with the workflow's id
+ *   (which n8n shows everywhere) as the secret: nothing starts, nothing is fetched;
+ * - the old fixed *Finished Video* path is gone;
+ * - a final Task family S callback pointing at an internal address, even with the right secret
+ *   (as from a leaked URL), changes no row that was not claimed for its task and fetches nothing;
+ * - a task id the gateway does not know, written into a row, ends as that row's failure with the
+ *   gateway's words; no run stops for it, and the real rows around it finish;
+ * - a gateway that redirects to another origin gets the key sent nowhere.
+ */
+import { execFile } from 'node:child_process';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+
+import { startSimulator, type Simulator } from '../simulator';
+import {
+	DATA_TABLE_EXAMPLE,
+	PIPELINE_EXAMPLE,
+	PIPELINE_TABLE_COLUMNS,
+	createVideoTable,
+	exampleCallbackPath,
+	exampleCallbackSecret,
+	setExampleSetting,
+	sixFamilyRows,
+	useVideoTable,
+	type VideoTable,
+	type VideoTableRow,
+} from './dataTable';
+import {
+	EXAMPLES_DIR,
+	createExampleFolders,
+	exampleWorkflowId,
+	simulatorCredentials,
+} from './examples';
+import {
+	N8N_LINES,
+	loadWorkflow,
+	packPackage,
+	startN8n,
+	until,
+	type JsonObject,
+	type N8nInstance,
+	type PackedPackage,
+	type WorkflowJson,
+} from './harness';
+
+const PIPELINE_ID = exampleWorkflowId(PIPELINE_EXAMPLE);
+const BATCH_ID = exampleWorkflowId(DATA_TABLE_EXAMPLE);
+const FINISH_TIMEOUT_MS = 150_000;
+
+interface Arrival {
+	method: string;
+	url: string;
+	headers: IncomingHttpHeaders;
+}
+
+/** A listener on 127.0.0.1 standing for what an attacker would have n8n fetch (metadata, admin). */
+async function startInternalListener(): Promise<{
+	url: string;
+	arrivals: Arrival[];
+	server: Server;
+}> {
+	const arrivals: Arrival[] = [];
+	const server = createServer((req, res) => {
+		arrivals.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers });
+		res.writeHead(200, { 'content-type': 'video/mp4' });
+		res.end(Buffer.from('not a video, an internal secret'));
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, arrivals, server };
+}
+
+interface RegisteredWebhook {
+	workflowId: string;
+	webhookPath: string;
+	method: string;
+	node: string;
+}
+
+/** n8n's own webhook table, read with n8n's own SQLite driver and Node.js. */
+async function registeredWebhooks(n8n: N8nInstance): Promise<RegisteredWebhook[]> {
+	const driver = join(n8n.installation.dir, 'node_modules', 'sqlite3');
+	const script = `const sqlite3 = require(${JSON.stringify(driver)});
+const db = new sqlite3.Database(process.argv[1], sqlite3.OPEN_READONLY);
+db.all('SELECT "workflowId", "webhookPath", "method", "node" FROM webhook_entity', (error, rows) => {
+	if (error) { console.error(error.message); process.exit(1); }
+	process.stdout.write(JSON.stringify(rows));
+	db.close();
+});`;
+	const { stdout } = await promisify(execFile)(n8n.installation.nodeBinary, [
+		'-e',
+		script,
+		join(n8n.userFolder, '.n8n', 'database.sqlite'),
+	]);
+	return JSON.parse(stdout) as RegisteredWebhook[];
+}
+
+/** A Task family S final callback as the gateway sends it, its video at `videoUrl`. */
+const finalSCallback = (taskId: string, videoUrl: string) => ({
+	id: taskId,
+	model: 'seedance-video-1',
+	status: 'succeeded',
+	content: { video_url: videoUrl },
+	usage: { completion_tokens: 1000, total_tokens: 1000 },
+	created_at: Math.floor(Date.now() / 1000) - 60,
+	updated_at: Math.floor(Date.now() / 1000),
+});
+
+let sim: Simulator;
+let packDir: string;
+let gatewayPackage: PackedPackage;
+
+beforeAll(async () => {
+	sim = await startSimulator({ queuedMs: 200, runningMs: 600 });
+	packDir = mkdtempSync(join(process.env.MG_E2E_RUN_DIR ?? tmpdir(), 'mg-e2e-pack-'));
+	gatewayPackage = await packPackage(packDir);
+});
+
+afterAll(async () => {
+	await sim?.close();
+	if (packDir) rmSync(packDir, { recursive: true, force: true });
+});
+
+describe.each(N8N_LINES)(
+	'n8n line %s.x, on its defaults: the published examples under attack',
+	(line) => {
+		let n8n: N8nInstance | undefined;
+		let internal: Awaited<ReturnType<typeof startInternalListener>>;
+		let pipelineTable: VideoTable;
+		let batchTable: VideoTable;
+		let pipeline: WorkflowJson;
+
+		function running(): N8nInstance {
+			if (!n8n) throw new Error('n8n did not start');
+			return n8n;
+		}
+
+		const byPrompt = async (table: VideoTable, prompt: string): Promise<VideoTableRow> => {
+			const row = (await table.rows()).find((candidate) => candidate.prompt === prompt);
+			if (!row) throw new Error(`no row ${prompt}`);
+			return row;
+		};
+
+		beforeAll(async () => {
+			internal = await startInternalListener();
+			pipeline = loadWorkflow(join(EXAMPLES_DIR, PIPELINE_EXAMPLE), PIPELINE_ID);
+			const batch = loadWorkflow(join(EXAMPLES_DIR, DATA_TABLE_EXAMPLE), BATCH_ID);
+			n8n = await startN8n({
+				line,
+				n8nDefaults: true,
+				// What the docs ask of n8n 1.x for the Data Table examples; 2.x on its defaults.
+				env: line === 1 ? { DB_SQLITE_POOL_SIZE: '2' } : {},
+				packages: [gatewayPackage.tarball],
+				credentials: simulatorCredentials(sim),
+				workflows: [pipeline, batch],
+			});
+			createExampleFolders(n8n.userFolder);
+			pipelineTable = await createVideoTable(n8n, [], 'video_pipeline', PIPELINE_TABLE_COLUMNS);
+			batchTable = await createVideoTable(n8n, [], 'video_batch');
+			await n8n.updateWorkflow(PIPELINE_ID, (stored) => {
+				useVideoTable(stored, pipelineTable);
+				setExampleSetting(stored, 'rowsPerChunk', 6);
+				const schedule = stored.nodes.find((node) => node.name === 'Every Minute');
+				(schedule?.parameters as JsonObject).rule = {
+					interval: [{ field: 'seconds', secondsInterval: 5 }],
+				};
+			});
+			await n8n.updateWorkflow(BATCH_ID, (stored) => useVideoTable(stored, batchTable));
+			await n8n.activateWorkflow(PIPELINE_ID);
+			await n8n.activateWorkflow(BATCH_ID);
+			await n8n.waitForWebhook(exampleCallbackPath(pipeline));
+			await n8n.waitForWebhook(exampleCallbackPath(batch));
+		}, 300_000);
+
+		afterAll(async () => {
+			await n8n?.stop();
+			await new Promise((resolve) => internal?.server.close(resolve));
+		});
+
+		test('every webhook they register refuses a caller without the secret: nothing starts, nothing is fetched', async () => {
+			const n8n = running();
+			await pipelineTable.insert([
+				{ prompt: 'Just added', family: 'taskS', model: 'seedance-video-1' },
+			]);
+			const victim = await byPrompt(pipelineTable, 'Just added');
+			const webhooks = (await registeredWebhooks(n8n)).filter((webhook) =>
+				[PIPELINE_ID, BATCH_ID].includes(webhook.workflowId),
+			);
+			// The Task Callback Trigger of each, and nothing else (the finished videos need none).
+			expect(webhooks.map((webhook) => [webhook.workflowId, webhook.method]).sort()).toEqual(
+				[
+					[BATCH_ID, 'POST'],
+					[PIPELINE_ID, 'POST'],
+				].sort(),
+			);
+			const forged = finalSCallback('cgt-forged-1', `${internal.url}/latest/meta-data/`);
+			const answers: number[] = [];
+			for (const webhook of webhooks) {
+				const url = `/webhook/${webhook.webhookPath}`;
+				const query = `row=${String(victim.id)}&claim=x`;
+				for (const attempt of [
+					`${url}?${query}`,
+					`${url}?${query}&secret=wrong-secret-0123456789abcdef`,
+					`${url}?${query}&secret=${webhook.workflowId}`,
+					`/webhook/${webhook.webhookPath.replace(/\/callback$/, `/${webhook.workflowId}`)}?${query}`,
+				]) {
+					answers.push((await n8n.http('POST', attempt, { body: forged })).status);
+				}
+			}
+			// The old fixed path of the pipeline's Finished Video webhook: nothing is there.
+			answers.push(
+				(await n8n.http('POST', '/webhook/model-gateway-finished-video', { body: forged })).status,
+			);
+			expect(answers.filter((status) => ![401, 403, 404].includes(status))).toEqual([]);
+			expect(answers.filter((status) => status === 401)).toHaveLength(webhooks.length);
+			// The pipeline goes on meanwhile: the row gets its own task from a real run.
+			await until(
+				'the row just added to have its task',
+				60_000,
+				async () => Boolean((await byPrompt(pipelineTable, 'Just added')).taskId),
+				1_000,
+			);
+			expect(internal.arrivals).toEqual([]);
+			expect((await byPrompt(pipelineTable, 'Just added')).taskId).not.toBe('cgt-forged-1');
+		});
+
+		test('a callback with the right secret changes no row that was not claimed for its task, and fetches nothing', async () => {
+			const n8n = running();
+			await batchTable.insert([{ prompt: 'Batch row, never run', family: 'taskS', model: 'm' }]);
+			const pipelineRow = await byPrompt(pipelineTable, 'Just added');
+			const batchRow = await byPrompt(batchTable, 'Batch row, never run');
+			const secret = exampleCallbackSecret(sim.apiKey);
+			// A leaked URL, re-used for another row: the claim it names is not that row's.
+			await pipelineTable.insert([
+				{ prompt: 'Added, not yet claimed', family: 'generic', model: 'm' },
+			]);
+			const unclaimed = await byPrompt(pipelineTable, 'Added, not yet claimed');
+			const callbacks = [
+				[exampleCallbackPath(pipeline), `row=${String(pipelineRow.id)}&claim=a-guessed-claim`],
+				[exampleCallbackPath(pipeline), `row=${String(unclaimed.id)}&claim=`],
+				[exampleCallbackPath(pipeline), `row=${String(unclaimed.id)}&claim=a-guessed-claim`],
+				[
+					exampleCallbackPath(loadWorkflow(join(EXAMPLES_DIR, DATA_TABLE_EXAMPLE), BATCH_ID)),
+					`row=${String(batchRow.id)}`,
+				],
+			];
+			// Each a task of its own: the trigger drops a second callback for one task as a duplicate.
+			for (const [index, [path, query]] of callbacks.entries()) {
+				const forged = finalSCallback(`cgt-forged-2${index}`, `${internal.url}/admin/export`);
+				const answer = await n8n.http('POST', `/webhook/${path}?${query}&secret=${secret}`, {
+					body: forged,
+				});
+				expect([answer.status, (JSON.parse(answer.body) as { started?: boolean }).started]).toEqual(
+					[200, true],
+				);
+			}
+			// Give the executions time to run to their end.
+			await until('the forged callbacks to have been handled', 60_000, async () => {
+				const executions = await n8n.publicApi<{ data: Array<{ status: string }> }>(
+					'GET',
+					`/executions?workflowId=${PIPELINE_ID}&limit=50`,
+				);
+				return executions.data.every((execution) => execution.status !== 'running');
+			});
+			expect(internal.arrivals).toEqual([]);
+			for (const [table, prompt] of [
+				[pipelineTable, 'Just added'],
+				[pipelineTable, 'Added, not yet claimed'],
+				[batchTable, 'Batch row, never run'],
+			] as const) {
+				const row = await byPrompt(table, prompt);
+				expect(String(row.taskId ?? '')).not.toMatch(/forged/);
+				expect(String(row.file ?? '')).not.toMatch(/forged/);
+			}
+			const batchAfter = await byPrompt(batchTable, 'Batch row, never run');
+			expect([batchAfter.taskId, batchAfter.status, batchAfter.finishedAt]).toEqual([
+				null,
+				null,
+				null,
+			]);
+		});
+
+		test('a poisoned task id fails only its row, with the gateway’s words; the real rows finish; the key follows no redirect', async () => {
+			const n8n = running();
+			// A row whose task the gateway does not know, due for a check now.
+			await pipelineTable.insert([
+				{
+					prompt: 'Poisoned row',
+					family: 'generic',
+					model: 'video-model-1',
+					taskId: 'video_poisoned_00',
+					claimedBy: 'an earlier run',
+					status: 'queued',
+					nextCheckAt: new Date(Date.now() - 60_000).toISOString(),
+					taskCreatedAt: new Date(Date.now() - 120_000).toISOString(),
+				},
+			]);
+			await pipelineTable.insert(
+				sixFamilyRows('Real row', 0, 6).filter((row) => row.family !== 'taskS'),
+			);
+			const realPrompts = sixFamilyRows('Real row', 0, 6)
+				.filter((row) => row.family !== 'taskS')
+				.map((row) => String(row.prompt));
+			await until(
+				'the poisoned row failed and every real row finished',
+				FINISH_TIMEOUT_MS,
+				async () => {
+					const rows = await pipelineTable.rows();
+					const poisoned = rows.find((row) => row.prompt === 'Poisoned row');
+					return (
+						poisoned?.status === 'failed' &&
+						realPrompts.every((prompt) => rows.find((row) => row.prompt === prompt)?.finishedAt)
+					);
+				},
+				2_000,
+			);
+			const rows = await pipelineTable.rows();
+			expect(rows.find((row) => row.prompt === 'Poisoned row')?.error).toMatch(/not found/i);
+			expect(
+				realPrompts.map((prompt) => rows.find((row) => row.prompt === prompt)?.status),
+			).toEqual(realPrompts.map(() => 'succeeded'));
+
+			// The gateway now redirects everything to the internal listener: a new row's create
+			// fails with a redirect not followed, and the key reaches nowhere.
+			sim.setOptions({ redirectTo: internal.url });
+			try {
+				await pipelineTable.insert([
+					{ prompt: 'Redirected row', family: 'generic', model: 'video-model-1' },
+				]);
+				await until(
+					'the redirected row recorded as not created',
+					FINISH_TIMEOUT_MS,
+					async () => Boolean((await byPrompt(pipelineTable, 'Redirected row')).finishedAt),
+					2_000,
+				);
+			} finally {
+				sim.setOptions({ redirectTo: '' });
+			}
+			const redirected = await byPrompt(pipelineTable, 'Redirected row');
+			expect(redirected).toMatchObject({ status: 'notCreated', taskId: null });
+			expect(redirected.error).toMatch(
+				/redirect \(HTTP 307 to http:\/\/127\.0\.0\.1:\d+\), which was not followed/,
+			);
+			expect(internal.arrivals).toEqual([]);
+			// The key and the callback secret appear in nothing n8n wrote.
+			const log = readFileSync(n8n.logFile, 'utf8');
+			expect(log).not.toContain(sim.apiKey);
+			expect(log).not.toContain(exampleCallbackSecret(sim.apiKey));
+		});
+
+		test('a trigger set to a secret the creates do not carry stops the run before it claims anything, and says what to do', async () => {
+			const n8n = running();
+			await batchTable.insert([
+				{ prompt: 'Waiting for a good secret', family: 'generic', model: 'm' },
+			]);
+			const setTrigger = (parameters: JsonObject) =>
+				n8n.updateWorkflow(BATCH_ID, (stored) => {
+					const trigger = stored.nodes.find((node) => node.name === 'Task Callback Trigger');
+					if (trigger) trigger.parameters = parameters;
+				});
+			await setTrigger({ secretLocation: 'path', secret: 'guessable', events: 'final' });
+			try {
+				const run = await n8n.runManualWorkflow(BATCH_ID);
+				expect(run.execution.status).toBe('error');
+				expect(run.execution.data?.resultData.lastNodeExecuted).toBe('Stop: Fix a Webhook URL');
+				expect(String(run.execution.data?.resultData.error?.message)).toContain(
+					"The Task Callback Trigger's Secret is not Made From the Credential",
+				);
+			} finally {
+				await setTrigger({ secretLocation: 'credential', events: 'final' });
+			}
+			expect((await byPrompt(batchTable, 'Waiting for a good secret')).claimedAt).toBeNull();
+		});
+	},
+);
+
+/**
+ * n8n 2.x with its own SSRF protection on, as the docs recommend for a public address: only the
+ * addresses the gateway and n8n itself need are allowed (here both on 127.0.0.1), and the
+ * pipeline finishes its rows, downloads and callbacks included.
+ */
+describe.each(N8N_LINES.filter((line) => line === 2))(
+	'n8n line %s.x with SSRF protection on: the pipeline works end to end',
+	(line) => {
+		let n8n: N8nInstance | undefined;
+
+		afterAll(async () => {
+			await n8n?.stop();
+		});
+
+		test('every row finishes, every video downloaded, no fetch refused', async () => {
+			const pipeline = loadWorkflow(join(EXAMPLES_DIR, PIPELINE_EXAMPLE), PIPELINE_ID);
+			n8n = await startN8n({
+				line,
+				n8nDefaults: true,
+				env: {
+					N8N_SSRF_PROTECTION_ENABLED: 'true',
+					N8N_SSRF_ALLOWED_IP_RANGES: '127.0.0.1/32',
+				},
+				packages: [gatewayPackage.tarball],
+				credentials: simulatorCredentials(sim),
+				workflows: [pipeline],
+			});
+			createExampleFolders(n8n.userFolder);
+			const table = await createVideoTable(n8n, [], 'video_pipeline', PIPELINE_TABLE_COLUMNS);
+			await n8n.updateWorkflow(PIPELINE_ID, (stored) => {
+				useVideoTable(stored, table);
+				const schedule = stored.nodes.find((node) => node.name === 'Every Minute');
+				(schedule?.parameters as JsonObject).rule = {
+					interval: [{ field: 'seconds', secondsInterval: 5 }],
+				};
+			});
+			await n8n.activateWorkflow(PIPELINE_ID);
+			await n8n.waitForWebhook(exampleCallbackPath(pipeline));
+			const rows = sixFamilyRows('Behind SSRF protection', 0, 6).filter(
+				(row) => row.family !== 'taskS',
+			);
+			await table.insert(rows);
+			await until(
+				'every row finished',
+				FINISH_TIMEOUT_MS,
+				async () => (await table.rows()).every((row) => row.finishedAt),
+				2_000,
+			);
+			const finished = await table.rows();
+			expect(finished.map((row) => [row.prompt, row.status, row.error])).toEqual(
+				rows.map((row) => [row.prompt, 'succeeded', '']),
+			);
+			expect(finished.every((row) => String(row.file).endsWith('.mp4'))).toBe(true);
+		}, 300_000);
+	},
+);
