@@ -22,7 +22,9 @@
  *   DB_PING_TIMEOUT_MS=30000), legacy (N8N_EXPRESSION_ENGINE=legacy), lazy
  *   (N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true), isolates16 (N8N_EXPRESSION_ENGINE_POOL_SIZE=16).
  * - BENCH_CONTENDERS ("trigger webhook"): add trigger-default-secret for the trigger at its
- *   default secret (the node's id: an expression n8n evaluates for every callback).
+ *   default secret (the node's id: an expression n8n evaluates for every callback), and
+ *   trigger-credential-secret for version 3's default, the secret made from the credential (a
+ *   credential read per callback instead of an expression).
  * - BENCH_BURSTS ("20 100"), BENCH_STEADY ("2": callbacks per second for 30 s, "0" for none),
  *   BENCH_REPEATS (1).
  */
@@ -31,7 +33,8 @@ import { loadavg, tmpdir } from 'os';
 import { join } from 'path';
 
 import { callbackStatus, captureTaskCallbacks } from '../test/e2e/callbackBodies';
-import type { N8nInstance, N8nLine, WorkflowJson } from '../test/e2e/harness';
+import type { CredentialJson, N8nInstance, N8nLine, WorkflowJson } from '../test/e2e/harness';
+import { deriveCallbackSecret } from '../nodes/shared/callbacks/callbackSecret';
 import { N8N_VERSIONS, findInstallation, packPackage, startN8n } from '../test/e2e/harness';
 import type { QueueModeN8n, RoundRobinProxy } from '../test/e2e/queueMode';
 import { startQueueMode, startQueueServices, startRoundRobinProxy } from '../test/e2e/queueMode';
@@ -81,6 +84,19 @@ const TRIGGER_WORKFLOW = 'benchBurstTrig01';
 const DEFAULT_SECRET_NODE_ID = 'c8d9e0f1-a2b3-4c4d-8e5f-6a7b8c9d0e1f';
 const DEFAULT_SECRET_PATH = `9e0f1a2b-3c4d-4e5f-8a6b-7c8d9e0f1a2b/${DEFAULT_SECRET_NODE_ID}`;
 const DEFAULT_SECRET_WORKFLOW = 'benchBurstTrig02';
+// The trigger with its secret made from the credential (version 3's default): `?secret=` the
+// HMAC of the API key, as the Video node's Add Callback Secret puts it into a callback URL.
+const BENCH_API_KEY = 'bench-api-key-5b2e9c41d7';
+const CREDENTIAL_SECRET_WORKFLOW = 'benchBurstTrig03';
+const CREDENTIAL_SECRET_PATH = `2f3a4b5c-6d7e-4f80-91a2-b3c4d5e6f7a8/callback?secret=${deriveCallbackSecret(BENCH_API_KEY)}`;
+const benchCredentials: CredentialJson[] = [
+	{
+		id: 'benchGatewayApi01',
+		name: 'Model Gateway (bench)',
+		type: 'modelGatewayApi',
+		data: { baseUrl: 'http://127.0.0.1:9', apiKey: BENCH_API_KEY },
+	},
+];
 const WEBHOOK_WORKFLOW = 'benchBurstHook01';
 
 const workflows: WorkflowJson[] = [
@@ -102,6 +118,16 @@ const workflows: WorkflowJson[] = [
 		webhookId: DEFAULT_SECRET_PATH.split('/')[0],
 		parameters: {},
 	}),
+	singleNodeWorkflow(CREDENTIAL_SECRET_WORKFLOW, {
+		id: 'bench-burst-trigger-credential',
+		name: 'Task Callback',
+		type: 'n8n-nodes-model-gateway.modelGatewayTaskTrigger',
+		typeVersion: 3,
+		position: [0, 0],
+		webhookId: CREDENTIAL_SECRET_PATH.split('/')[0],
+		parameters: { secretLocation: 'credential', events: 'final' },
+		credentials: { modelGatewayApi: { id: 'benchGatewayApi01', name: 'Model Gateway (bench)' } },
+	}),
 	webhookNodeWorkflow(
 		WEBHOOK_WORKFLOW,
 		'bench-burst-webhook',
@@ -122,6 +148,11 @@ const ALL_CONTENDERS: Record<string, Contender> = {
 		label: 'Task Callback Trigger, default secret',
 		path: DEFAULT_SECRET_PATH,
 		workflowId: DEFAULT_SECRET_WORKFLOW,
+	},
+	'trigger-credential-secret': {
+		label: 'Task Callback Trigger, secret made from the credential',
+		path: CREDENTIAL_SECRET_PATH,
+		workflowId: CREDENTIAL_SECRET_WORKFLOW,
 	},
 };
 const CONTENDERS = list(process.env.BENCH_CONTENDERS, 'trigger webhook').map(
@@ -306,7 +337,14 @@ async function startTarget(
 	// Queue mode's workers say they are ready at n8n's info level (what startQueueMode waits for).
 	const env = { ...(mode === 'regular' ? { N8N_LOG_LEVEL: 'warn' } : {}), ...SETTING_ENV[setting] };
 	if (mode === 'regular') {
-		const n8n = await startN8n({ line, packages: [tarball], workflows, env, n8nDefaults: true });
+		const n8n = await startN8n({
+			line,
+			packages: [tarball],
+			workflows,
+			credentials: benchCredentials,
+			env,
+			n8nDefaults: true,
+		});
 		return {
 			webhookUrl: (path) => n8n.webhookUrl(path),
 			api: n8n,
@@ -323,6 +361,7 @@ async function startTarget(
 			services,
 			packages: [tarball],
 			workflows,
+			credentials: benchCredentials,
 			webhookProcess: mode === 'queue+webhook',
 			env,
 		});

@@ -67,6 +67,9 @@ const EARLIER_S_PROMPTS = [
 const INVALID_PROMPT = 'A hot air balloon at sunrise';
 const ORPHAN_PROMPT = 'A fox crossing a snowy field';
 const STUCK_PROMPT = 'A clock tower at noon';
+/** A row whose task id the gateway does not know (issue 48): it fails alone, the run goes on. */
+const POISONED_PROMPT = 'A lantern in the fog';
+const POISONED_TASK_ID = 'video_poisoned_00';
 
 /** 12 new rows, families by id and by name; the result columns are left empty (null). */
 const NEW_ROWS: VideoTableRow[] = videoRows([
@@ -191,6 +194,15 @@ describe.each(N8N_LINES)('n8n line %s.x: a Data Table as the sheet', (line) => {
 				prompt: STUCK_PROMPT,
 				claimedAt: ELEVEN_MINUTES_AGO(),
 			},
+			{
+				family: 'generic',
+				model: 'video-model-1',
+				prompt: POISONED_PROMPT,
+				claimedAt: ELEVEN_MINUTES_AGO(),
+				taskId: POISONED_TASK_ID,
+				status: 'queued',
+				taskCreatedAt: ELEVEN_MINUTES_AGO(),
+			},
 		);
 		table = await createVideoTable(n8n, [...NEW_ROWS, ...earlier]);
 		const rows = await table.rows();
@@ -289,8 +301,15 @@ describe.each(N8N_LINES)('n8n line %s.x: a Data Table as the sheet', (line) => {
 			// The table: one task per row, done, its file on disk, its cost where the family reports it.
 			const rows = await table.rows();
 			const done = rows.filter(
-				(row) => row.prompt !== STUCK_PROMPT && row.prompt !== INVALID_PROMPT,
+				(row) => ![STUCK_PROMPT, INVALID_PROMPT, POISONED_PROMPT].includes(String(row.prompt)),
 			);
+			// The task the gateway does not know: that row's failure, in the gateway's words.
+			expect(rows.find((row) => row.prompt === POISONED_PROMPT)).toMatchObject({
+				taskId: POISONED_TASK_ID,
+				status: 'failed',
+				error: `Video '${POISONED_TASK_ID}' not found.`,
+				finishedAt: expect.any(String),
+			});
 			const files = readdirSync(videoFolder).sort();
 			expect(files).toHaveLength(done.length);
 			for (const file of files) expect(readFileSync(join(videoFolder, file))).toEqual(SAMPLE_MP4);
@@ -348,8 +367,8 @@ describe.each(N8N_LINES)('n8n line %s.x: a Data Table as the sheet', (line) => {
 			const [report, ...more] = allRunsOutput(execution, 'Batch Report');
 			expect(more).toEqual([]);
 			expect(report).toMatchObject({
-				tasks: done.length,
-				byStatus: { succeeded: done.length, failed: 0, timedOut: 0 },
+				tasks: done.length + 1,
+				byStatus: { succeeded: done.length, failed: 1, timedOut: 0 },
 				costExactByCurrency: { USD: '0.75' },
 			});
 			process.stderr.write(

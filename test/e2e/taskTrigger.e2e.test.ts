@@ -318,7 +318,7 @@ describe.each(N8N_LINES)('Task Callback Trigger on n8n line %s.x', (line) => {
 		expect(answer.status).toBe(404);
 	});
 
-	test('version 2 reads the bodies n8n leaves unread (no content type, application/…+json) and refuses other types', async () => {
+	test('versions 2 and 3 read the bodies n8n leaves unread (no content type, application/…+json) and refuses other types', async () => {
 		const send = async (taskId: string, contentType?: string) => {
 			const body = Buffer.from(
 				JSON.stringify({ id: taskId, model: 'video-s-1', status: 'queued' }),
