@@ -70,6 +70,7 @@ const UPDATE_DOCS_SCREENSHOTS = process.env.MG_E2E_UPDATE_DOCS_SCREENSHOTS === '
 /** The pages whose images are checked: the README and every page under docs/. */
 const README_PAGES = [
 	'README.md',
+	'examples/README.md',
 	...readdirSync(join(REPO_ROOT, 'docs'), { recursive: true, encoding: 'utf8' })
 		.filter((name) => name.endsWith('.md'))
 		.map((name) => join('docs', name)),
@@ -85,6 +86,9 @@ const BATCH_REPORT_NODE = 'Batch Report';
 /** The run takes about 15 s (two passes of Check Videos, 11 s apart); the rest is margin. */
 const BATCH_RUN_TIMEOUT_MS = 180_000;
 const REPORT_VIEWPORT_HEIGHT = 1400;
+
+/** The examples laid out in lanes (issue 49): examples/README.md shows each as it opens. */
+const LANED_EXAMPLES = ['video-pipeline-data-table.json', 'video-data-table-batch.json'];
 
 /** Texts n8n shows on a node panel when something is wrong with the node. */
 const PANEL_ERRORS = [
@@ -357,6 +361,46 @@ async function checkBatchRun(page: Page, n8n: N8nInstance): Promise<string[]> {
 }
 
 /**
+ * Opens a laned example as a person does after importing it, at the editor's fit-view in a
+ * 1440×900 window, and takes the picture examples/README.md shows. Fails when the canvas lacks a
+ * node of the file.
+ */
+async function checkLanedExample(page: Page, n8n: N8nInstance, file: string): Promise<string[]> {
+	const shot = join(
+		SCREENSHOT_DIR,
+		`n8n-${n8n.installation.version}-${file.replace(/\.json$/, '')}.png`,
+	);
+	const problems: string[] = [];
+	try {
+		const workflow = loadWorkflow(join(EXAMPLES_DIR, file), exampleWorkflowId(file));
+		await page.setViewportSize(VIEWPORT);
+		await page.goto(`${n8n.baseUrl}/workflow/${exampleWorkflowId(file)}`, { waitUntil: 'load' });
+		const nodes = page.locator('[data-test-id="canvas-node"]');
+		await nodes.first().waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+		await page.locator('[data-test-id="zoom-to-fit"]').first().click();
+		await page.waitForLoadState('networkidle');
+		const missing: string[] = [];
+		for (const node of workflow.nodes.filter(
+			(candidate) => !candidate.type.endsWith('.stickyNote'),
+		))
+			if (
+				(await page
+					.locator(`[data-test-id="canvas-node"][data-node-name="${node.name}"]`)
+					.count()) !== 1
+			)
+				missing.push(node.name);
+		if (missing.length > 0) problems.push(`${file}: the canvas lacks ${missing.join(', ')}`);
+		await page.screenshot({ path: shot, animations: 'disabled' });
+		saveReadmeScreenshot(n8n, shot, `n8n-2-${file.replace(/\.json$/, '')}.png`);
+	} catch (error) {
+		await page.screenshot({ path: shot, animations: 'disabled' });
+		problems.push(`${file} did not open: ${firstLine(error)}`);
+	}
+	process.stdout.write(`  ${problems.length ? 'FAIL' : 'ok  '} ${file} as it opens -> ${shot}\n`);
+	return problems.map((problem) => `n8n ${n8n.installation.version}: ${problem}`);
+}
+
+/**
  * Closes the "Workflow executed successfully" toast, which would cover part of the picture. It
  * comes when the execution has finished, a moment after the last node shows its result.
  */
@@ -421,7 +465,13 @@ async function checkLine(
 	const workflows = EDITOR_CHECK_NODES.flatMap((node) =>
 		node.variants.map((variant) => checkWorkflow(node, variant)),
 	);
-	if (line === README_LINE) workflows.push(batchWorkflow());
+	if (line === README_LINE)
+		workflows.push(
+			batchWorkflow(),
+			...LANED_EXAMPLES.map((file) =>
+				loadWorkflow(join(EXAMPLES_DIR, file), exampleWorkflowId(file)),
+			),
+		);
 	const n8n = await startN8n({
 		line,
 		packages: [tarball],
@@ -437,7 +487,11 @@ async function checkLine(
 			for (const variant of node.variants)
 				problems.push(...(await checkPanel(page, n8n, node, variant)));
 		}
-		if (line === README_LINE) problems.push(...(await checkBatchRun(page, n8n)));
+		if (line === README_LINE) {
+			problems.push(...(await checkBatchRun(page, n8n)));
+			for (const file of LANED_EXAMPLES)
+				problems.push(...(await checkLanedExample(page, n8n, file)));
+		}
 		return problems;
 	});
 }

@@ -190,7 +190,7 @@ export const EDITOR_CHECK_NODES: EditorCheckNode[] = [
 	},
 	{
 		name: 'modelGatewayTaskTrigger',
-		typeVersion: 2,
+		typeVersion: 3,
 		title: 'Model Gateway Task Callback Trigger',
 		credential: 'gateway',
 		trigger: true,
@@ -198,11 +198,12 @@ export const EDITOR_CHECK_NODES: EditorCheckNode[] = [
 		variants: [
 			{
 				label: 'default',
-				expectVisible: ['Secret', 'Secret Location', 'Family', 'Events'],
-				// The URL users copy ends in the secret (the node's id by default), resolved:
-				// <webhook id>/<node id> (the ids the editor check gives the trigger).
+				// Version 3's default: the secret made from the credential, nothing to type.
+				expectVisible: ['Secret', 'Made From the Credential', 'Family', 'Events'],
+				// The URL users copy ends in /callback (the secret travels as ?secret=, added by the
+				// Video node): <webhook id>/callback (the webhook id the editor check gives the trigger).
 				reveal: 'Webhook URLs',
-				expectText: ['0b7e5c1a-7c55-4d1e-9e51-ed1702c4e003/0b7e5c1a-7c55-4d1e-9e51-ed1702c4e002'],
+				expectText: ['0b7e5c1a-7c55-4d1e-9e51-ed1702c4e003/callback'],
 			},
 		],
 	},
