@@ -198,9 +198,9 @@ export const EDITOR_CHECK_NODES: EditorCheckNode[] = [
 		variants: [
 			{
 				label: 'default',
-				// Version 3's default: the secret made from the credential, nothing to type (the
-				// credential field shows, the typed secret does not).
-				expectVisible: ['Credential', 'Secret', 'Family', 'Events'],
+				// Version 3's default: the secret made from the credential, nothing to type (no
+				// typed secret on the panel).
+				expectVisible: ['Secret', 'Family', 'Events'],
 				expectHidden: ['Typed Secret'],
 				// The URL users copy ends in /callback (the secret travels as ?secret=, added by the
 				// Video node): <webhook id>/callback (the webhook id the editor check gives the trigger).
