@@ -222,8 +222,9 @@ describe.each(N8N_LINES)('n8n line %s.x: a Data Table as the sheet', (line) => {
 			model_name: 'kling-video-2',
 			prompt: ORPHAN_PROMPT,
 			aspect_ratio: '16:9',
-			// As Create Video Tasks sends it: the row, and the secret made from the credential.
-			callback_url: `${callbackUrl}?row=${String(orphanRow?.id)}&secret=${exampleCallbackSecret(sim.apiKey)}`,
+			// As Create Video Tasks sends it: the row, the table, and the secret made from the
+			// credential.
+			callback_url: `${callbackUrl}?row=${String(orphanRow?.id)}&table=${table.id}&secret=${exampleCallbackSecret(sim.apiKey)}`,
 		});
 		await until(
 			'the orphan task attached to its row',
@@ -357,6 +358,7 @@ describe.each(N8N_LINES)('n8n line %s.x: a Data Table as the sheet', (line) => {
 			for (const request of familyACreates) {
 				const url = String((request.body as { callback_url?: unknown }).callback_url);
 				expect(url.slice(0, url.indexOf('?row=') + 5)).toBe(`${callbackUrl}?row=`);
+				expect(new URL(url).searchParams.get('table')).toBe(table.id);
 				expect(new URL(url).searchParams.get('secret')).toBe(exampleCallbackSecret(sim.apiKey));
 			}
 

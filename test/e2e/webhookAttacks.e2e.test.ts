@@ -245,13 +245,26 @@ describe.each(N8N_LINES)(
 				{ prompt: 'Added, not yet claimed', family: 'generic', model: 'm' },
 			]);
 			const unclaimed = await byPrompt(pipelineTable, 'Added, not yet claimed');
+			// Each names its table as the workflow's own callback URLs do (a claim too).
+			const inPipeline = `table=${pipelineTable.id}`;
 			const callbacks = [
-				[exampleCallbackPath(pipeline), `row=${String(pipelineRow.id)}&claim=a-guessed-claim`],
-				[exampleCallbackPath(pipeline), `row=${String(unclaimed.id)}&claim=`],
-				[exampleCallbackPath(pipeline), `row=${String(unclaimed.id)}&claim=a-guessed-claim`],
+				[
+					exampleCallbackPath(pipeline),
+					`row=${String(pipelineRow.id)}&claim=a-guessed-claim&${inPipeline}`,
+				],
+				[exampleCallbackPath(pipeline), `row=${String(unclaimed.id)}&claim=&${inPipeline}`],
+				[
+					exampleCallbackPath(pipeline),
+					`row=${String(unclaimed.id)}&claim=a-guessed-claim&${inPipeline}`,
+				],
+				// Another table named in the pipeline's URL: the batch's row stays as it is.
+				[
+					exampleCallbackPath(pipeline),
+					`row=${String(batchRow.id)}&claim=a-guessed-claim&table=${batchTable.id}`,
+				],
 				[
 					exampleCallbackPath(loadWorkflow(join(EXAMPLES_DIR, DATA_TABLE_EXAMPLE), BATCH_ID)),
-					`row=${String(batchRow.id)}`,
+					`row=${String(batchRow.id)}&table=${batchTable.id}`,
 				],
 			];
 			// Each a task of its own: the trigger drops a second callback for one task as a duplicate.

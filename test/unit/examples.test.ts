@@ -297,19 +297,39 @@ test('a Data Table example checks its webhook URLs after the guard and before it
 	}
 });
 
+/** The triggers of a Data Table example that start a run (which looks the table up first). */
+const RUN_TRIGGERS = ['When clicking ‘Execute workflow’', 'Every Minute'];
+/** The data table a callback or a finished video carries (issue 49: no lookup each). */
+const CARRIED_TABLE: Record<string, string> = {
+	'Attach Task to Its Row': "={{ $('Task Callback Trigger').first().json.query.table }}",
+	'Claim the Row for Its Video': "={{ $('Task Callback Trigger').first().json.query.table }}",
+	'Complete the Row': "={{ $('Video to Fetch').first().json.table }}",
+	'Record Called-Back Failure': "={{ $('Video to Fetch').first().json.table }}",
+};
+
 /**
  * Issue 42: no table pickers. Every Data table node of a Data Table example reads the table of
- * its execution from the *Table* node, which every trigger reaches first: on n8n 2.x the table
- * found by its exact name or created (the list filter is a substring match, so the exact name is
+ * its execution from the *Table* node, which every run reaches first: on n8n 2.x the table found
+ * by its exact name or created (the list filter is a substring match, so the exact name is
  * checked after it); on 1.x the one picker, in a disabled node publishing never looks at.
+ * Issue 49: callbacks and finished videos skip that lookup; they carry the table's id, which the
+ * run that created the task put in the callback URL or the handed-on item.
  */
-test('the Data Table examples find their table in every lane, with one picker left for n8n 1.x', () => {
+test('the Data Table examples find their table in every run, with one picker left for n8n 1.x', () => {
 	for (const workflow of dataTableExamples()) {
 		const next = (name: string, output = 0) =>
 			(workflow.connections[name]?.main?.[output] ?? []).map((link) => link.node);
 		const triggers = workflow.nodes.filter((node) => /trigger|webhook/i.test(node.type));
 		expect(triggers.length).toBeGreaterThanOrEqual(2);
-		for (const trigger of triggers) expect(next(trigger.name)).toEqual(['n8n 2.x?']);
+		for (const trigger of triggers)
+			expect([trigger.name, next(trigger.name)]).toEqual([
+				trigger.name,
+				RUN_TRIGGERS.includes(trigger.name)
+					? ['n8n 2.x?']
+					: trigger.name === 'Task Callback Trigger'
+						? ['Names a Row?']
+						: ['Video to Fetch'],
+			]);
 		const lineCheck = workflow.nodes.find((node) => node.name === 'n8n 2.x?');
 		const condition = (
 			lineCheck?.parameters?.conditions as { conditions: Array<{ leftValue: string }> }
@@ -331,7 +351,7 @@ test('the Data Table examples find their table in every lane, with one picker le
 			['Create the Table'],
 		]);
 		expect(next('Create the Table')).toEqual(['Table']);
-		expect(next('Table')).toEqual(['Which Trigger?']);
+		expect(next('Table')).toEqual(['Table Ready?']);
 		// n8n 1.x drops the parameters of a node version it lacks, so the 1.x message carries the
 		// table's name and columns itself: they must be those Create the Table makes on 2.x.
 		const create = workflow.nodes.find((node) => node.name === 'Create the Table')?.parameters as {
@@ -360,7 +380,72 @@ test('the Data Table examples find their table in every lane, with one picker le
 			if (!pickers.includes(node))
 				expect([node.name, node.parameters?.dataTableId]).toEqual([
 					node.name,
-					{ __rl: true, mode: 'id', value: "={{ $('Table').first().json.id }}" },
+					{
+						__rl: true,
+						mode: 'id',
+						value: CARRIED_TABLE[node.name] ?? "={{ $('Table').first().json.id }}",
+					},
 				]);
+		// What carries the table: the callback URL the run builds, the finished video it hands on.
+		const code = (name: string) =>
+			JSON.stringify(workflow.nodes.find((node) => node.name === name)?.parameters);
+		expect(code('Request Fields')).toContain(
+			"&table=${encodeURIComponent($('Table').first().json.id)}",
+		);
+		if (workflow.nodes.some((node) => node.name === 'The Finished Video'))
+			expect(code('The Finished Video')).toContain("table: $('Table').first().json.id");
+	}
+});
+
+/**
+ * A lane that starts at its own trigger runs without the nodes of the others: every node it
+ * reaches may read the output (`$('…').first()`, `.item`, …) only of nodes that execution ran, or
+ * the expression fails there (a node's `.params` and `.isExecuted` can be read in any case).
+ */
+test('the Data Table examples: each trigger lane refers only to nodes of its own execution', () => {
+	for (const workflow of dataTableExamples()) {
+		const reached = (start: string): Set<string> => {
+			const seen = new Set<string>([start]);
+			const queue = [start];
+			while (queue.length > 0)
+				for (const output of workflow.connections[queue.shift()!]?.main ?? [])
+					for (const link of output ?? [])
+						if (!seen.has(link.node)) {
+							seen.add(link.node);
+							queue.push(link.node);
+						}
+			return seen;
+		};
+		for (const trigger of workflow.nodes.filter((node) => /trigger/i.test(node.type))) {
+			const ran = reached(trigger.name);
+			const strays: string[] = [];
+			for (const name of ran) {
+				const node = workflow.nodes.find((candidate) => candidate.name === name);
+				for (const [, referred] of JSON.stringify(node?.parameters ?? {}).matchAll(
+					/\$\('([^']+)'\)\.(?:first|last|all|item)\b/g,
+				))
+					if (!ran.has(referred)) strays.push(`${name} → ${referred}`);
+			}
+			expect([workflow.id, trigger.name, strays]).toEqual([workflow.id, trigger.name, []]);
+		}
+	}
+});
+
+/** A callback names its row (and, in the pipeline, its claim) and a table id, or changes nothing. */
+test('the Data Table examples take a callback only when it names its row and its table', () => {
+	for (const workflow of dataTableExamples()) {
+		const names = workflow.nodes.find((node) => node.name === 'Names a Row?')?.parameters as {
+			conditions: { conditions: Array<{ leftValue: string }> };
+		};
+		const body = /^=\{\{([\s\S]*)\}\}$/.exec(names.conditions.conditions[0].leftValue)?.[1];
+		const takes = new Function('$json', `return (${String(body)});`) as (json: unknown) => boolean;
+		const query = (fields: Record<string, string>) => ({
+			query: { claim: '41-1700000000000', ...fields },
+		});
+		expect(takes(query({ row: '7', table: 'Xb3kQ9rT2mN8pL4v' }))).toBe(true);
+		expect(takes(query({ row: '7' }))).toBe(false);
+		expect(takes(query({ row: '7', table: '../other' }))).toBe(false);
+		expect(takes(query({ row: 'seven', table: 'Xb3kQ9rT2mN8pL4v' }))).toBe(false);
+		expect(takes({ query: {} })).toBe(false);
 	}
 });
