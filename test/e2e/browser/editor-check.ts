@@ -11,11 +11,17 @@
  *
  * On that line it also walks the README's steps for examples/video-pipeline-data-table.json on a
  * separate, fresh n8n with n8n's defaults (browser/readme-walk.ts): import, credential, folder,
- * publish, then rows through the pipeline.
+ * publish, then rows through the pipeline. And, on the n8n it already runs, the batch walk
+ * (browser/batch-walk.ts): examples/video-data-table-batch.json published and run twice the way
+ * examples/README.md's step 4 says (the arrow next to Execute workflow, *When clicking ‘Execute
+ * workflow’*, the button), rows added in between, every row done; it fails when the README's step
+ * no longer says so.
  *
  *   bash scripts/e2e/browser-check.sh   (builds, compiles this to .build, runs it)
  *   MG_EDITOR_CHECK_ONLY=readme-walk MG_E2E_LINES=2 bash scripts/e2e/browser-check.sh
  *                                       (only the README walk: no panels, no README screenshots)
+ *   MG_EDITOR_CHECK_ONLY=batch-walk MG_E2E_LINES=2 bash scripts/e2e/browser-check.sh
+ *                                       (only the batch walk, on an n8n with just that workflow)
  *
  * Needs Debian's chromium (scripts/e2e/install-browser.sh; MG_E2E_CHROMIUM overrides the path)
  * and the playwright-core devDependency (MG_PLAYWRIGHT_DIR: a folder whose node_modules has it).
@@ -51,6 +57,7 @@ import {
 	type N8nLine,
 	type WorkflowJson,
 } from '../harness';
+import { BATCH_WALK_EXAMPLE, checkBatchWalk } from './batch-walk';
 import { EDITOR_CHECK_NODES, type EditorCheckNode, type NodeVariant } from './nodes';
 import { VIEWPORT, firstLine, withEditorPage, type Page } from './playwright';
 import { checkReadmeWalk } from './readme-walk';
@@ -75,8 +82,12 @@ const README_PAGES = [
 		.filter((name) => name.endsWith('.md'))
 		.map((name) => join('docs', name)),
 ];
-/** MG_EDITOR_CHECK_ONLY=readme-walk: only the README walk (a quicker run while working on it). */
+/**
+ * MG_EDITOR_CHECK_ONLY=readme-walk or batch-walk: only that walk (a quicker run while working on
+ * it).
+ */
 const ONLY = process.env.MG_EDITOR_CHECK_ONLY ?? '';
+const ONLY_PARTS = ['readme-walk', 'batch-walk'];
 /** The README images this run took (file names, the same in both folders). */
 const readmeScreenshotsTaken = new Set<string>();
 
@@ -491,16 +502,39 @@ async function checkLine(
 			problems.push(...(await checkBatchRun(page, n8n)));
 			for (const file of LANED_EXAMPLES)
 				problems.push(...(await checkLanedExample(page, n8n, file)));
+			// Last: it publishes the example, which the pictures above show unpublished.
+			problems.push(...(await checkBatchWalk(page, n8n, SCREENSHOT_DIR)));
 		}
 		return problems;
 	});
 }
 
+/** MG_EDITOR_CHECK_ONLY=batch-walk: an n8n of the README's line with only that workflow. */
+async function batchWalkOnly(
+	tarball: string,
+	sim: Parameters<typeof simulatorCredentials>[0],
+): Promise<string[]> {
+	process.stdout.write(`the batch walk on n8n line ${README_LINE}.x\n`);
+	const n8n = await startN8n({
+		line: README_LINE,
+		packages: [tarball],
+		credentials: simulatorCredentials(sim),
+		workflows: [
+			loadWorkflow(join(EXAMPLES_DIR, BATCH_WALK_EXAMPLE), exampleWorkflowId(BATCH_WALK_EXAMPLE)),
+		],
+	});
+	// The example writes its videos there (the README's step 3).
+	createExampleFolders(n8n.userFolder);
+	return await withEditorPage(n8n, (page) => checkBatchWalk(page, n8n, SCREENSHOT_DIR));
+}
+
 async function main(): Promise<void> {
 	// Asked to update the docs' pictures without the line they show: say so before the minutes
 	// the check takes, not after.
-	if (!['', 'readme-walk'].includes(ONLY))
-		throw new Error(`MG_EDITOR_CHECK_ONLY: unknown part "${ONLY}" (known: readme-walk)`);
+	if (![''].concat(ONLY_PARTS).includes(ONLY))
+		throw new Error(
+			`MG_EDITOR_CHECK_ONLY: unknown part "${ONLY}" (known: ${ONLY_PARTS.join(', ')})`,
+		);
 	if (UPDATE_DOCS_SCREENSHOTS && ONLY !== '')
 		throw new Error(
 			'MG_E2E_UPDATE_DOCS_SCREENSHOTS=1 needs the whole check (no MG_EDITOR_CHECK_ONLY)',
@@ -523,7 +557,13 @@ async function main(): Promise<void> {
 				process.stdout.write(`editor check on n8n line ${line}.x\n`);
 				problems.push(...(await checkLine(line, tarball, sim)));
 			}
-		if (N8N_LINES.includes(README_LINE)) {
+		if (ONLY === 'batch-walk' && N8N_LINES.includes(README_LINE))
+			problems.push(...(await batchWalkOnly(tarball, sim)));
+		else if (ONLY === 'batch-walk')
+			process.stdout.write(
+				`batch walk not done: it is n8n line ${README_LINE}.x's (MG_E2E_LINES)\n`,
+			);
+		else if (N8N_LINES.includes(README_LINE)) {
 			process.stdout.write(`the README's steps on a fresh n8n ${README_LINE}.x\n`);
 			problems.push(
 				...(await checkReadmeWalk({

@@ -411,11 +411,14 @@ async function lastFailure(walk: Walk): Promise<string> {
 	return `execution ${execution.id} (${execution.mode}) failed at "${result?.lastNodeExecuted ?? '?'}": ${result?.error?.message ?? '?'}`;
 }
 
-/** The numbered steps under STEPS_HEADING in examples/README.md, each as one line. */
-export function readmeSteps(): string[] {
+/**
+ * The numbered steps under `heading` (this walk's by default) in examples/README.md, each as one
+ * line.
+ */
+export function readmeSteps(heading = STEPS_HEADING): string[] {
 	const lines = readFileSync(README, 'utf8').split('\n');
-	const start = lines.findIndex((line) => line.startsWith(STEPS_HEADING));
-	if (start < 0) throw new Error(`examples/README.md has no "${STEPS_HEADING}"`);
+	const start = lines.findIndex((line) => line.startsWith(heading));
+	if (start < 0) throw new Error(`examples/README.md has no "${heading}"`);
 	const steps: string[] = [];
 	for (const line of lines.slice(start + 1)) {
 		const item = /^\d+\.\s+(.*)$/.exec(line);
@@ -424,8 +427,7 @@ export function readmeSteps(): string[] {
 		else if (steps.length && /^\s+\S/.test(line)) steps[steps.length - 1] += ` ${line.trim()}`;
 		else if (steps.length) break;
 	}
-	if (!steps.length)
-		throw new Error(`examples/README.md has no numbered list after "${STEPS_HEADING}"`);
+	if (!steps.length) throw new Error(`examples/README.md has no numbered list after "${heading}"`);
 	return steps;
 }
 
