@@ -17,7 +17,7 @@
  *   2. Open the workflow; the button must read "… from Task Callback Trigger" (the README's
  *      warning); when it does not, the warning may be stale and the walk says so.
  *   3. The README's three clicks: the arrow, *When clicking ‘Execute workflow’*, the button
- *      (which must then name that trigger).
+ *      (which must then read what step 4 says it reads: n8n shortens the trigger's name).
  *   4. The first run creates the table `video_batch` (waited for through REST).
  *   5. Rows added through REST (as a person does in Data tables), the workflow opened again and
  *      run with the same three clicks; every row must succeed with its file on disk.
