@@ -444,7 +444,8 @@ class PhaseTimer {
 	}
 }
 
-function seconds(ms: number): string {
+/** A duration for the suite's printed figures: "12.3 s". */
+export function seconds(ms: number): string {
 	return `${(ms / 1000).toFixed(1)} s`;
 }
 

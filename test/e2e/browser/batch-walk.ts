@@ -39,6 +39,7 @@ import {
 import { EXAMPLES_DIR, EXAMPLE_CREDENTIALS, exampleWorkflowId } from '../examples';
 import {
 	loadWorkflow,
+	seconds,
 	until,
 	type Execution,
 	type JsonObject,
@@ -46,7 +47,7 @@ import {
 	type WorkflowJson,
 } from '../harness';
 import { firstLine, type Locator, type Page } from './playwright';
-import { readmeSteps } from './readme-walk';
+import { lastFailure, readmeSteps } from './readme-walk';
 
 export const BATCH_WALK_EXAMPLE = DATA_TABLE_EXAMPLE;
 /** The README's list this walk follows. */
@@ -180,19 +181,6 @@ async function executions(n8n: N8nInstance, id: string): Promise<Execution[]> {
 	).data;
 }
 
-/** The newest failed execution of the workflow, for a failure message. */
-async function lastFailure(n8n: N8nInstance, id: string): Promise<string> {
-	const found = await n8n
-		.publicApi<{
-			data: Execution[];
-		}>('GET', `/executions?workflowId=${id}&status=error&includeData=true&limit=1`)
-		.catch(() => ({ data: [] }));
-	const [execution] = found.data;
-	if (!execution) return 'no execution of the workflow failed';
-	const result = execution.data?.resultData;
-	return `execution ${execution.id} (${execution.mode}) failed at "${result?.lastNodeExecuted ?? '?'}": ${result?.error?.message ?? '?'}`;
-}
-
 function rowDone(row: VideoTableRow): boolean {
 	return Boolean(row.finishedAt);
 }
@@ -206,10 +194,6 @@ function rowSucceeded(n8n: N8nInstance, row: VideoTableRow): boolean {
 		file !== '' &&
 		existsSync(isAbsolute(file) ? file : join(n8n.userFolder, file))
 	);
-}
-
-function seconds(ms: number): string {
-	return `${(ms / 1000).toFixed(1)} s`;
 }
 
 /**

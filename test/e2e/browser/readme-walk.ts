@@ -31,6 +31,7 @@ import { SAMPLE_VIDEO_ROWS, findVideoTable, listTables, type VideoTableRow } fro
 import { EXAMPLES_DIR, createExampleFolders, type SimulatorEndpoints } from '../examples';
 import {
 	startN8n,
+	seconds,
 	until,
 	type Execution,
 	type JsonObject,
@@ -359,7 +360,7 @@ async function addRows(walk: Walk): Promise<StepResult> {
 		async () => (await listTables(n8n, TABLE_NAME)).some((table) => table.name === TABLE_NAME),
 		POLL_MS,
 	).catch(async (error: unknown) => {
-		throw new Error(`${firstLine(error)}; ${await lastFailure(walk)}`);
+		throw new Error(`${firstLine(error)}; ${await lastFailure(walk.n8n, walk.workflowId)}`);
 	});
 	const table = await findVideoTable(n8n, TABLE_NAME);
 	const insertedAt = Date.now();
@@ -391,7 +392,7 @@ async function addRows(walk: Walk): Promise<StepResult> {
 						.map((value) => value ?? '-')
 						.join(' | '),
 				)
-				.join('\n      ')}\n    ${await lastFailure(walk)}`,
+				.join('\n      ')}\n    ${await lastFailure(walk.n8n, walk.workflowId)}`,
 		);
 	return {
 		note: `${ROWS.length} rows by REST, all succeeded ${seconds(Date.now() - insertedAt)} after`,
@@ -399,11 +400,11 @@ async function addRows(walk: Walk): Promise<StepResult> {
 }
 
 /** The newest failed execution of the workflow, for a failure message. */
-async function lastFailure(walk: Walk): Promise<string> {
-	const executions = await walk.n8n
+export async function lastFailure(n8n: N8nInstance, workflowId: string): Promise<string> {
+	const executions = await n8n
 		.publicApi<{
 			data: Execution[];
-		}>('GET', `/executions?workflowId=${walk.workflowId}&status=error&includeData=true&limit=1`)
+		}>('GET', `/executions?workflowId=${workflowId}&status=error&includeData=true&limit=1`)
 		.catch(() => ({ data: [] }));
 	const [execution] = executions.data;
 	if (!execution) return 'no execution of the workflow failed';
@@ -502,8 +503,4 @@ export async function checkReadmeWalk(options: {
 		);
 	});
 	return problems;
-}
-
-function seconds(ms: number): string {
-	return `${(ms / 1000).toFixed(1)} s`;
 }
