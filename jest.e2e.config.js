@@ -5,7 +5,8 @@ module.exports = {
 	roots: ['<rootDir>/test/e2e'],
 	testMatch: ['**/*.e2e.test.ts'],
 	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }] },
-	// One n8n at a time: starting one is CPU-heavy (2 cores), and the lines run one after the other.
+	// One file at a time per stream: scripts/e2e/run.sh runs a stream per n8n line (and the browser
+	// check) side by side; more n8n starts at once than that crowd 2 cores.
 	maxWorkers: 1,
 	// Starting n8n (imports + boot) takes 10–30 s; hooks and tests get generous, bounded time.
 	testTimeout: 180000,

@@ -22,10 +22,13 @@ import {
 	rmSync,
 	writeFileSync,
 } from 'node:fs';
-import { createServer } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+
+import { reservePort } from './ports';
+
+export { reservePort } from './ports';
 
 const execFileAsync = promisify(execFile);
 
@@ -215,6 +218,17 @@ export async function packPackage(
 			);
 		}
 	}
+	// scripts/e2e/run.sh packs this repository once per run: every file and stream installs the
+	// same tarball (it was packed 21 times a run).
+	const packedOnce = process.env.MG_E2E_PACKAGE_TARBALL;
+	if (packedOnce && resolve(packageDir) === REPO_ROOT && existsSync(packedOnce)) {
+		return {
+			tarball: packedOnce,
+			name: manifest.name,
+			version: manifest.version,
+			n8n: manifest.n8n,
+		};
+	}
 	mkdirSync(destDir, { recursive: true });
 	// --ignore-scripts: pack what is built, do not rebuild (the caller builds once).
 	const { stdout } = await execFileAsync(
@@ -352,8 +366,8 @@ export async function startN8n(options: StartOptions): Promise<N8nInstance> {
 	const userFolder = mkdtempSync(
 		join(process.env.MG_E2E_RUN_DIR ?? tmpdir(), `n8n-${installation.version}-`),
 	);
-	const port = options.port ?? (await freePort());
-	const env = n8nEnv(installation, userFolder, port, await freePort(), options.env, {
+	const port = options.port ?? (await reservePort());
+	const env = n8nEnv(installation, userFolder, port, await reservePort(), options.env, {
 		n8nDefaults: options.n8nDefaults === true,
 	});
 
@@ -418,8 +432,13 @@ async function seedMigratedDatabase(
 		// Importing nothing runs the migrations and leaves an empty, current database.
 		await runCli(installation, templateEnv, 'import:credentials', building, []);
 		writeFileSync(join(building, '.complete'), '');
-		rmSync(template, { recursive: true, force: true });
-		renameSync(building, template);
+		// Two streams may build it at once: the first rename wins, the other copy is dropped (a
+		// template is never replaced while another stream copies from it).
+		try {
+			renameSync(building, template);
+		} catch {
+			rmSync(building, { recursive: true, force: true });
+		}
 	}
 	mkdirSync(join(userFolder, '.n8n'), { recursive: true });
 	for (const file of SQLITE_FILES) {
@@ -1003,18 +1022,6 @@ export async function until(
 		if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms: ${what}`);
 		await delay(intervalMs);
 	}
-}
-
-export async function freePort(): Promise<number> {
-	const server = createServer();
-	await new Promise<void>((resolveListen, reject) => {
-		server.once('error', reject);
-		server.listen(0, '127.0.0.1', resolveListen);
-	});
-	const address = server.address();
-	await new Promise<void>((resolveClose) => server.close(() => resolveClose()));
-	if (address === null || typeof address === 'string') throw new Error('no free port');
-	return address.port;
 }
 
 /**

@@ -32,7 +32,7 @@ import {
 	STOP_GRACE_MS,
 	SUPERVISOR,
 	findInstallation,
-	freePort,
+	reservePort,
 	installCommunityPackage,
 	n8nEnv,
 	runCli,
@@ -151,7 +151,13 @@ export interface QueueServices {
 export async function startQueueServices(): Promise<QueueServices> {
 	const dir = mkdtempSync(join(runDir(), 'queue-services-'));
 	const logFile = join(logDir(dir), `queue-services-${Date.now()}.log`);
-	const env = { ...process.env, MG_QUEUE_DIR: dir };
+	// Reserved here (test/e2e/ports.ts), so no other stream of the run is given them.
+	const env = {
+		...process.env,
+		MG_QUEUE_DIR: dir,
+		MG_REDIS_PORT: String(await reservePort()),
+		MG_POSTGRES_PORT: String(await reservePort()),
+	};
 	const services = new SupervisedProcess(['bash', SERVICES_SCRIPT, 'run'], dir, env, logFile);
 	const readyFile = join(dir, 'ready.env');
 	try {
@@ -346,14 +352,14 @@ export async function startQueueMode(options: QueueModeOptions): Promise<QueueMo
 		return folder;
 	};
 	const processEnv = async (folder: string, port: number, extra: Record<string, string> = {}) =>
-		n8nEnv(installation, folder, port, await freePort(), {
+		n8nEnv(installation, folder, port, await reservePort(), {
 			...shared,
-			QUEUE_HEALTH_CHECK_PORT: String(await freePort()),
+			QUEUE_HEALTH_CHECK_PORT: String(await reservePort()),
 			...extra,
 		});
 
 	const mainFolder = newFolder('main');
-	const mainPort = await freePort();
+	const mainPort = await reservePort();
 	const mainEnv = await processEnv(mainFolder, mainPort);
 	const others: N8nServiceProcess[] = [];
 	let main: N8nInstance | undefined;
@@ -383,8 +389,8 @@ export async function startQueueMode(options: QueueModeOptions): Promise<QueueMo
 		for (let index = 1; index <= (options.workers ?? 2); index++) {
 			const folder = newFolder(`worker${index}`);
 			copyPackages(folder);
-			const healthPort = await freePort();
-			const env = await processEnv(folder, await freePort(), {
+			const healthPort = await reservePort();
+			const env = await processEnv(folder, await reservePort(), {
 				QUEUE_HEALTH_CHECK_PORT: String(healthPort),
 			});
 			others.push(
@@ -394,7 +400,7 @@ export async function startQueueMode(options: QueueModeOptions): Promise<QueueMo
 		if (options.webhookProcess) {
 			const folder = newFolder('webhook');
 			copyPackages(folder);
-			const port = await freePort();
+			const port = await reservePort();
 			others.push(
 				new N8nServiceProcess(
 					installation,
@@ -523,7 +529,7 @@ export async function startRoundRobinProxy(): Promise<RoundRobinProxy> {
 				.finally(() => (proxy.inFlight -= 1));
 		});
 	});
-	const port = await freePort();
+	const port = await reservePort();
 	await new Promise<void>((resolveListen) => server.listen(port, '127.0.0.1', resolveListen));
 	return Object.assign(proxy, {
 		url: `http://127.0.0.1:${port}`,

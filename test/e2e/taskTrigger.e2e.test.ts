@@ -19,7 +19,7 @@ import { exampleCallbackSecret } from './dataTable';
 import { EXAMPLES_DIR, simulatorCredentials } from './examples';
 import {
 	N8N_LINES,
-	freePort,
+	reservePort,
 	loadWorkflow,
 	nodeOutput,
 	packPackage,
@@ -136,7 +136,7 @@ describe.each(N8N_LINES)('Task Callback Trigger on n8n line %s.x', (line) => {
 	beforeAll(async () => {
 		// The port must be known before import: the create example's callback URL names the
 		// forwarder, which names this n8n.
-		const port = await freePort();
+		const port = await reservePort();
 		forwarder = await startLossyForwarder(() => `http://127.0.0.1:${port}`, LOSE_EVERY_NTH_TASK);
 		const shipped = JSON.stringify(
 			loadWorkflow(join(EXAMPLES_DIR, 'task-callback-create.json'), CREATE_ID),
