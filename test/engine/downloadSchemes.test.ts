@@ -18,6 +18,17 @@ const DATA_VIDEO = `data:video/mp4;base64,${MP4_FILE.bytes.toString('base64')}`;
 const REFUSED_NOTE =
 	'Downloads follow http and https URLs only, redirects included: nothing was fetched from it and nothing was stored.';
 
+/** The result file at `path` answers once with a redirect to `location` (a CDN gone wrong). */
+const redirectFile = (path: string, status: number, location: string) =>
+	gateway.simulator.injectFault({
+		method: 'GET',
+		path,
+		kind: 'status',
+		status,
+		headers: { location },
+		body: {},
+	});
+
 const downloadingWait = () => ({
 	type: 'modelGatewayWaitForTask',
 	parameters: { options: { downloadResult: true } },
@@ -75,14 +86,7 @@ describe('Wait for Task’s Download Result fetches http and https only', () => 
 		async (scheme, target) => {
 			const task = await finishedTask();
 			const link = String((task.videoUrls as string[])[0]);
-			gateway.simulator.injectFault({
-				method: 'GET',
-				path: new URL(link).pathname,
-				kind: 'status',
-				status: 302,
-				headers: { location: target },
-				body: {},
-			});
+			redirectFile(new URL(link).pathname, 302, target);
 			const result = await runNode(downloadingWait(), {
 				credentials: gateway.credentials(),
 				input: [{ json: task }],
@@ -99,14 +103,7 @@ describe('Wait for Task’s Download Result fetches http and https only', () => 
 		const task = await finishedTask();
 		const link = String((task.videoUrls as string[])[0]);
 		const path = new URL(link).pathname;
-		gateway.simulator.injectFault({
-			method: 'GET',
-			path,
-			kind: 'status',
-			status: 307,
-			headers: { location: `${path}?moved=1` },
-			body: {},
-		});
+		redirectFile(path, 307, `${path}?moved=1`);
 		const result = await runNode(downloadingWait(), {
 			credentials: gateway.credentials(),
 			input: [{ json: task }],
@@ -119,14 +116,7 @@ describe('Wait for Task’s Download Result fetches http and https only', () => 
 
 describe('Image Edit’s result download fetches http and https only', () => {
 	it('a result image URL redirecting to file: fails the item with the reason; nothing is stored', async () => {
-		gateway.simulator.injectFault({
-			method: 'GET',
-			path: '/files/',
-			kind: 'status',
-			status: 301,
-			headers: { location: 'file:///etc/passwd' },
-			body: {},
-		});
+		redirectFile('/files/', 301, 'file:///etc/passwd');
 		const result = await runNode(
 			{
 				type: 'modelGatewayImageEdit',
