@@ -172,6 +172,9 @@ describe('no secret is made from an empty API key', () => {
 		expect(answer.status).toBe(403);
 		await harness.settled();
 		expect(harness.executions).toEqual([]);
+		expect(harness.warnings.map((warning) => warning.message)).toContainEqual(
+			expect.stringContaining(EMPTY_KEY_PROBLEM),
+		);
 	});
 
 	it('with a key, the same trigger activates', async () => {
