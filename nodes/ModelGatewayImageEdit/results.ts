@@ -3,13 +3,8 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { StoredMedia } from '../shared/streams/jsonMediaStream';
 import { storedMediaOf } from '../shared/streams/jsonMediaStream';
-import {
-	base64ToBinary,
-	binaryHead,
-	downloadToBinary,
-	extensionFor,
-	renamedBinary,
-} from '../shared/media/binary';
+import { base64ToBinary, binaryHead, extensionFor, renamedBinary } from '../shared/media/binary';
+import { downloadToBinary } from '../shared/media/download';
 import { normalizeUsage, type UsageFields } from '../shared/gateway/usage';
 import { imageWithoutDataMessage } from '../shared/schemas/imageEdit';
 import { mimeTypeForOutputFormat, sniffImageMimeType } from './imageFormat';

@@ -63,6 +63,16 @@ export const taskTriggerProperties: INodeProperties[] = [
 		}),
 	),
 	{
+		// Versions 1 and 2 (and triggers imported before 0.6) keep a typed secret that n8n shows;
+		// activation also warns about it in n8n's log (visibleSecret.ts).
+		displayName:
+			'Replace a typed secret that is this node’s ID (the default) or the workflow’s ID (as the examples before 0.6 set it): n8n shows both in the editor’s URL and in exported workflows, so anyone who saw either can start this workflow. Choose Made From the Credential, or type 24 or more random characters.',
+		name: 'visibleSecretNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { [PARAMETERS.secretLocation]: ['path', 'query'] } },
+	},
+	{
 		displayName: 'Typed Secret',
 		name: PARAMETERS.secret,
 		type: 'string',

@@ -158,13 +158,16 @@ function configuredSecret(context: IWebhookFunctions): string {
 	return String(context.getNodeParameter(PARAMETERS.secret, ''));
 }
 
-/** The secret made from the trigger's credential; '' (refusing every call) when it has none. */
+/**
+ * The secret made from the trigger's credential; '' (refusing every call) when it has none: no
+ * credential, or an empty API key, whose secret anyone could compute.
+ */
 async function credentialSecret(context: IWebhookFunctions): Promise<string> {
 	try {
 		return await callbackSecretOf(context);
 	} catch (error) {
 		context.logger.warn(
-			`Model Gateway callback: the trigger's credential could not be read (${(error as Error).message})`,
+			`Model Gateway callback: no secret could be made from the trigger's credential (${(error as Error).message})`,
 		);
 		return '';
 	}

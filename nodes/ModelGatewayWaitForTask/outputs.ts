@@ -1,6 +1,6 @@
 import type { IBinaryKeyData, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { downloadToBinary } from '../shared/media/binary';
+import { downloadToBinary } from '../shared/media/download';
 import type { NormalizedTask } from '../shared/tasks';
 import { taskItem, videoBinaryProperty } from '../shared/tasks/taskItem';
 import { PENDING_TASKS, type WaitEntry } from './entries';

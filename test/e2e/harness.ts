@@ -501,10 +501,8 @@ export function n8nEnv(
 		N8N_HOST: '127.0.0.1',
 		N8N_PROTOCOL: 'http',
 		N8N_PORT: String(port),
-		// The webhook base URL (1.x and 2.x name it differently): the port is a free one.
-		...(installation.line === 1
-			? { WEBHOOK_URL: `http://127.0.0.1:${port}/` }
-			: { N8N_WEBHOOK_URL: `http://127.0.0.1:${port}/` }),
+		// The webhook base URL: the port is a free one.
+		...webhookUrlEnv(installation.line, `http://127.0.0.1:${port}/`),
 		// Community packages load from the user folder (the default, made explicit: 2.x warns it
 		// will change).
 		N8N_COMMUNITY_PACKAGES_ENABLED: 'true',
@@ -529,6 +527,16 @@ export function n8nEnv(
 		...(n8nDefaults ? {} : suiteSettings),
 		...extra,
 	};
+}
+
+/**
+ * The environment that sets n8n's webhook base URL (1.x and 2.x name it differently): the
+ * address n8n shows in trigger URLs and hands nodes as getInstanceBaseUrl(), by which the Video
+ * node's Add Callback Secret tells a trigger of this n8n (a proxy in front, every process of a
+ * queue-mode cluster: the one public address).
+ */
+export function webhookUrlEnv(line: N8nLine, url: string): Record<string, string> {
+	return line === 1 ? { WEBHOOK_URL: url } : { N8N_WEBHOOK_URL: url };
 }
 
 export async function runCli(

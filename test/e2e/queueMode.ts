@@ -41,6 +41,7 @@ import {
 	type N8nLine,
 	type WorkflowJson,
 	until,
+	webhookUrlEnv,
 } from './harness';
 
 const execFileAsync = promisify(execFile);
@@ -351,15 +352,18 @@ export async function startQueueMode(options: QueueModeOptions): Promise<QueueMo
 		folders.push(folder);
 		return folder;
 	};
+	const mainFolder = newFolder('main');
+	const mainPort = await reservePort();
+	// Every process has the main's address as its webhook URL, as a cluster behind one public
+	// address does: a worker that creates a task names the same triggers as the main.
 	const processEnv = async (folder: string, port: number, extra: Record<string, string> = {}) =>
 		n8nEnv(installation, folder, port, await reservePort(), {
 			...shared,
 			QUEUE_HEALTH_CHECK_PORT: String(await reservePort()),
+			...webhookUrlEnv(options.line, `http://127.0.0.1:${mainPort}/`),
 			...extra,
 		});
 
-	const mainFolder = newFolder('main');
-	const mainPort = await reservePort();
 	const mainEnv = await processEnv(mainFolder, mainPort);
 	const others: N8nServiceProcess[] = [];
 	let main: N8nInstance | undefined;

@@ -170,6 +170,11 @@ export interface RunOptions {
 	 * with `sendChunk` is pushed here.
 	 */
 	streamedChunks?: StreamedChunk[];
+	/**
+	 * This n8n's webhook base URL (n8n's WEBHOOK_URL, which nodes read as getInstanceBaseUrl()):
+	 * a webhook harness's `${baseUrl}/`, so its trigger counts as this n8n's own.
+	 */
+	instanceBaseUrl?: string;
 }
 
 /** A chunk as n8n's engine hands it to the `sendChunk` hook. */
@@ -283,7 +288,7 @@ export async function runChain(specs: WorkflowNodeSpec[], options: RunOptions): 
 			throw new Error('Sub-workflows are not part of the engine tests');
 		},
 		restApiUrl: 'http://127.0.0.1/rest',
-		instanceBaseUrl: 'http://127.0.0.1/',
+		instanceBaseUrl: options.instanceBaseUrl ?? 'http://127.0.0.1/',
 		formWaitingBaseUrl: 'http://127.0.0.1/form-waiting',
 		webhookBaseUrl: 'http://127.0.0.1/webhook',
 		webhookWaitingBaseUrl: 'http://127.0.0.1/webhook-waiting',

@@ -709,7 +709,7 @@ describe('a secret made from the credential (version 3’s default)', () => {
 				taskSOptions: { callback_url: `${harness.url}?row=7` },
 				options: { addCallbackSecret: true },
 			}),
-			{ credentials: gateway.credentials() },
+			{ credentials: gateway.credentials(), instanceBaseUrl: `${harness.baseUrl}/` },
 		);
 		expect(created.error('Node Under Test')).toBeUndefined();
 		await allCallbacksAnswered(gateway.simulator, 1);

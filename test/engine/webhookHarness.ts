@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { parse as parseQuery } from 'node:querystring';
 
-import { ExecutionLifecycleHooks, WebhookContext, WorkflowExecute } from 'n8n-core';
+import { ExecutionLifecycleHooks, HookContext, WebhookContext, WorkflowExecute } from 'n8n-core';
 import type {
 	ICredentialDataDecryptedObject,
 	IDataObject,
@@ -66,6 +66,12 @@ export interface WebhookHarness {
 	/** The trigger's output (main 0) of every execution started, in start order. */
 	readonly executions: INodeExecutionData[][];
 	readonly warnings: LoggedWarning[];
+	/**
+	 * Activates (publishes) the workflow as n8n does: the webhook's `checkExists`, then `create`,
+	 * through n8n-core's HookContext; what the node logs lands in `warnings`. Rejects as n8n's
+	 * activation would fail.
+	 */
+	activate(): Promise<void>;
 	/** The workflow's static data as saved in the "database". */
 	savedStaticData(): IDataObject;
 	/** Resolves when every execution started so far has finished. */
@@ -204,6 +210,32 @@ export async function startWebhookHarness(options: WebhookHarnessOptions): Promi
 		executions.push(run.data.resultData.runData[TRIGGER_NAME]?.[0]?.data?.main?.[0] ?? []);
 	}
 
+	const webhookDataFor = (workflow: Workflow): IWebhookData => ({
+		httpMethod: 'POST',
+		node: node.name,
+		path: webhookPath,
+		webhookDescription: description,
+		workflowId: WORKFLOW_ID,
+		workflowExecuteAdditionalData: additionalDataFor(hooksFor(workflow)),
+	});
+
+	/** n8n's WebhookService.createWebhookIfNotExists, as activation runs it. */
+	const activate = async (): Promise<void> => {
+		const workflow = workflowFromDatabase();
+		const context = new HookContext(
+			workflow,
+			node,
+			additionalDataFor(hooksFor(workflow)),
+			'trigger',
+			'activate',
+			webhookDataFor(workflow),
+		);
+		Object.defineProperty(context, 'logger', { value: logger });
+		const methods = nodeType.webhookMethods?.[description.name];
+		if (!methods) throw new Error('The trigger declares no webhook methods');
+		if (!(await methods.checkExists.call(context))) await methods.create.call(context);
+	};
+
 	async function handle(request: WebhookRequest, response: ServerResponse): Promise<void> {
 		const path = (request.url ?? '').split('?')[0];
 		if (request.method !== 'POST' || path !== `/webhook/${webhookPath}`) {
@@ -237,20 +269,12 @@ export async function startWebhookHarness(options: WebhookHarnessOptions): Promi
 		const snapshot = storedStaticData;
 		await new Promise((resolve) => setImmediate(resolve));
 		const workflow = workflowFromDatabase(snapshot);
-		const webhookData: IWebhookData = {
-			httpMethod: 'POST',
-			node: node.name,
-			path: webhookPath,
-			webhookDescription: description!,
-			workflowId: WORKFLOW_ID,
-			workflowExecuteAdditionalData: additionalDataFor(hooksFor(workflow)),
-		};
 		const context = new WebhookContext(
 			workflow,
 			node,
 			additionalDataFor(hooksFor(workflow), request, response),
 			'webhook',
-			webhookData,
+			webhookDataFor(workflow),
 			[],
 			null,
 		);
@@ -299,6 +323,7 @@ export async function startWebhookHarness(options: WebhookHarnessOptions): Promi
 		baseUrl,
 		executions,
 		warnings,
+		activate,
 		savedStaticData: () => JSON.parse(storedStaticData) as IDataObject,
 		settled: async () => {
 			while (running.size > 0) await Promise.all([...running]);

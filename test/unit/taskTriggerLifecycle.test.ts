@@ -18,6 +18,8 @@ function hookContext(parameters: Record<string, unknown>, credentials: 'present'
 				: {}),
 		}),
 		getNodeParameter: (name: string, fallback: unknown) => parameters[name] ?? fallback,
+		getWorkflow: () => ({ id: 'workflow-1', name: 'w', active: true }),
+		logger: { warn: () => {} },
 		getCredentials: async (name: string) => {
 			asked.push(name);
 			if (credentials === 'missing')

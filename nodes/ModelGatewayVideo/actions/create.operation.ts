@@ -2,8 +2,8 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { FAMILY_IDS, taskFamily, type CreateRequest } from '../../shared/tasks';
-import { callbackSecretOf, gatewayRequest } from '../../shared/gateway/transport';
-import { withCallbackSecret } from '../../shared/callbacks/callbackSecret';
+import { gatewayRequest } from '../../shared/gateway/transport';
+import { checkCallbackSecretTarget, withSecretInCallbackUrl } from './callbackSecret';
 import { FAMILY_EDITORS } from '../families';
 import {
 	FAMILY_FROM_ITEM,
@@ -41,8 +41,11 @@ export async function prepare(
 	settings: VideoItemSettings,
 ): Promise<CreateRequest> {
 	const model = (itemParameter(this, 'model', itemIndex, '') as string).trim();
-	if (settings.familyFromItem) return buildItemCreateRequest(this, itemIndex, model);
-	return await FAMILY_EDITORS[settings.family].buildCreateRequest(this, itemIndex, model);
+	const request = settings.familyFromItem
+		? buildItemCreateRequest(this, itemIndex, model)
+		: await FAMILY_EDITORS[settings.family].buildCreateRequest(this, itemIndex, model);
+	if (settings.addCallbackSecret) await checkCallbackSecretTarget(this, request.body, itemIndex);
+	return request;
 }
 
 /** Sends one prepared create and outputs the task it started. */
@@ -76,20 +79,6 @@ export async function send(
 	});
 	const task = response.redactor.value(parsed.task);
 	return await taskItem(this, { ...parsed, task }, itemIndex, settings.binaryPropertyName);
-}
-
-/**
- * The body with the callback secret added to its `callback_url`, at the last moment: the
- * validated request and every output keep the URL as the workflow gave it.
- */
-async function withSecretInCallbackUrl(
-	context: IExecuteFunctions,
-	body: CreateRequest['body'],
-): Promise<CreateRequest['body']> {
-	const record = body as Record<string, unknown>;
-	if (typeof record.callback_url !== 'string' || record.callback_url.trim() === '') return body;
-	const secret = await callbackSecretOf(context);
-	return { ...record, callback_url: withCallbackSecret(record.callback_url.trim(), secret) };
 }
 
 /** How a created task is named in the error of a batch stopped midway. */

@@ -13,7 +13,11 @@ import type {
 } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
-import { deriveCallbackSecret } from '../callbacks/callbackSecret';
+import {
+	EMPTY_KEY_PROBLEM,
+	canMakeCallbackSecret,
+	deriveCallbackSecret,
+} from '../callbacks/callbackSecret';
 import type { GatewayErrorDetails, Redactor } from './gatewayError';
 import { itemParameter } from '../items/itemParameters';
 import { createRedactor, gatewayApiError, htmlText, httpStatusTitle, isHtml } from './gatewayError';
@@ -160,7 +164,7 @@ const RATE_LIMITED = 429;
  * whatever origin a gateway, a proxy or a hostile network names. A read follows one to the
  * credential's own origin; any other redirect is reported (see redirectFailureDetails).
  */
-const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+export const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 const MAX_REDIRECTS = 5;
 
 /** Connection failures after which the gateway may or may not have seen the request. */
@@ -189,7 +193,10 @@ export type GatewayContext =
 interface CredentialShape {
 	url: string;
 	secret: string;
-	/** The callback secret made from the API key (base host only); redacted like the key. */
+	/**
+	 * The callback secret made from the API key (base host only; none from an empty key, whose
+	 * secret anyone could compute); redacted like the key.
+	 */
 	callbackSecret?: string;
 }
 
@@ -214,7 +221,9 @@ async function readCredential(
 	return {
 		url: credential.baseUrl,
 		secret: credential.apiKey,
-		callbackSecret: deriveCallbackSecret(credential.apiKey),
+		callbackSecret: canMakeCallbackSecret(credential.apiKey)
+			? deriveCallbackSecret(credential.apiKey)
+			: undefined,
 	};
 }
 
@@ -224,7 +233,7 @@ async function readCredential(
  */
 export async function callbackSecretOf(context: GatewayContext): Promise<string> {
 	const { callbackSecret } = await credentialOf(context, 'base');
-	if (callbackSecret === undefined) throw new Error('The credential has no API key');
+	if (callbackSecret === undefined) throw new Error(EMPTY_KEY_PROBLEM);
 	return callbackSecret;
 }
 
@@ -560,7 +569,7 @@ function backoffMs(policy: RetryPolicy, attempt: number): number {
 }
 
 /** The absolute URL a redirect names, or undefined when it names none. */
-function resolveRedirect(from: string, location: string | undefined): string | undefined {
+export function resolveRedirect(from: string, location: string | undefined): string | undefined {
 	if (location === undefined || location.trim() === '') return undefined;
 	try {
 		return new URL(location.trim(), from).toString();
@@ -611,7 +620,7 @@ function redirectFailureDetails(
 }
 
 /** A streamed answer not read (a redirect's): its connection is released. */
-function discardStream(body: unknown): void {
+export function discardStream(body: unknown): void {
 	const destroy = (body as { destroy?: () => void } | null)?.destroy;
 	if (typeof destroy === 'function') destroy.call(body);
 }

@@ -1,5 +1,5 @@
 import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
-import { fileTypeFromMimeType, NodeOperationError } from 'n8n-workflow';
+import { fileTypeFromMimeType } from 'n8n-workflow';
 
 import type { StoredMedia } from '../streams/jsonMediaStream';
 import { readJsonWithMedia } from '../streams/jsonMediaStream';
@@ -137,54 +137,4 @@ export function renamedBinary(
 		fileName,
 		...(extension ? { fileExtension: extension } : {}),
 	};
-}
-
-/**
- * Downloads a result file (public, expiring URL: no credentials are sent) into n8n binary
- * data, as a stream: the file is never held whole (in n8n's filesystem mode it goes straight
- * to disk). A failure names what was being downloaded.
- */
-export async function downloadToBinary(
-	context: IExecuteFunctions,
-	url: string,
-	options: { fileNameBase: string; what: string; itemIndex: number; fallbackMimeType?: string },
-): Promise<IBinaryData> {
-	const failed = (error: unknown) =>
-		new NodeOperationError(
-			context.getNode(),
-			`Could not download ${options.what} from ${url}: ${(error as Error).message}`,
-			{
-				itemIndex: options.itemIndex,
-				description:
-					'Result URLs expire after a few hours; download them soon after the task finishes.',
-			},
-		);
-	// `body` is the response as a Node.js stream (an IncomingMessage), which n8n stores as such.
-	let response: { body: Buffer; headers: Record<string, unknown>; statusCode: number };
-	try {
-		response = (await context.helpers.httpRequest({
-			method: 'GET',
-			url,
-			encoding: 'stream',
-			returnFullResponse: true,
-			timeout: 300_000,
-			abortSignal: context.getExecutionCancelSignal(),
-		})) as typeof response;
-	} catch (error) {
-		throw failed(error);
-	}
-	const contentType = String(response.headers['content-type'] ?? '')
-		.split(';')[0]
-		.trim();
-	const mimeType =
-		contentType && contentType !== 'application/octet-stream'
-			? contentType
-			: (options.fallbackMimeType ?? 'application/octet-stream');
-	const fileName = `${options.fileNameBase}.${extensionFor(mimeType)}`;
-	try {
-		return await context.helpers.prepareBinaryData(response.body, fileName, mimeType);
-	} catch (error) {
-		// The connection broke off while the file was arriving.
-		throw failed(error);
-	}
 }
