@@ -138,7 +138,12 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 
 	const settled = new Set<WaitEntry>();
 	totals.passes++;
-	const setupFaults = new SetupFaultWatch(entries.length);
+	// A task with a check that got its record (more checks than failed ones in a row) shows
+	// that the gateway answered this wait before.
+	const setupFaults = new SetupFaultWatch(
+		entries.length,
+		entries.some((entry) => entry.polls > entry.failuresInRow),
+	);
 
 	const settle = async (entry: WaitEntry, route: keyof Routes) => {
 		settled.add(entry);

@@ -66,13 +66,20 @@ const sameAnswer = (a: HttpAnswer, b: HttpAnswer) =>
  * was refused alike by something that is not the gateway, the fault is the set-up's, not the
  * tasks'. One answer of the gateway (a record, its own error, a 429) or an answer unlike the
  * others ends the watch for the run: the gateway is there, and what is refused is waited out.
+ * So does a task the gateway answered before (a loop's later pass, a task handed on from an
+ * earlier wait): a whole pass refused in a proxy's bad minute must not stop a loop.
  */
 export class SetupFaultWatch {
 	private queries = 0;
 	private first: HttpAnswer | undefined;
-	private ended = false;
+	private ended: boolean;
 
-	constructor(private readonly taskCount: number) {}
+	constructor(
+		private readonly taskCount: number,
+		gatewayAnsweredBefore: boolean,
+	) {
+		this.ended = gatewayAnsweredBefore;
+	}
 
 	/** A query that was not refused by something other than the gateway. */
 	otherOutcome(): void {
