@@ -1,6 +1,7 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { TASK_S_FIRST_QUERY_AFTER_MS } from '../simulator/tasks';
+import { useFakeDate } from './fakeDate';
 import { runNode, type RunResult } from './harness';
 import { startProxyGateway, type ProxyAnswer, type ProxyGateway } from './proxyGateway';
 import { useSimulator } from './simulatorFixture';
@@ -48,20 +49,6 @@ afterAll(async () => {
 	await proxy.close();
 });
 
-// Every timer stays real; only the clock (Date) is the test's.
-const REAL_TIMERS = [
-	'hrtime',
-	'nextTick',
-	'performance',
-	'queueMicrotask',
-	'setImmediate',
-	'clearImmediate',
-	'setInterval',
-	'clearInterval',
-	'setTimeout',
-	'clearTimeout',
-] as const;
-
 beforeEach(() => {
 	proxy.arrivals.length = 0;
 	proxyRule = () => undefined;
@@ -71,7 +58,6 @@ afterEach(() => {
 	jest.useRealTimers();
 });
 
-const fakeClock = () => jest.useFakeTimers({ doNotFake: [...REAL_TIMERS], now: Date.now() });
 const setClock = (at: number) => jest.setSystemTime(at);
 
 function credentials(path = '/'): ReturnType<typeof gateway.credentials> {
@@ -179,7 +165,7 @@ describe.each([
 	],
 ])('Wait for Task behind a proxy that answers %s for 12 minutes', (_name, answer, reason) => {
 	it('fails no task: each is checked again with back-off and finishes after the proxy recovers, Task family S rules kept', async () => {
-		fakeClock();
+		useFakeDate();
 		const createdAt = Date.now();
 		const generic = await createTasks('generic', 3);
 		const taskS = await createTasks('taskS', 2);
