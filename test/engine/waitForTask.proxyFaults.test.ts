@@ -218,6 +218,54 @@ describe.each([
 	});
 });
 
+/**
+ * Date.now running `factor` times faster than real time from now on: Wait in This Execution's
+ * sleeps (and the simulator's task ages, the proxy's window) pass in real seconds, not minutes.
+ */
+function fastDate(factor: number): jest.SpyInstance<number, []> {
+	const realNow = Date.now.bind(Date);
+	const start = realNow();
+	return jest.spyOn(Date, 'now').mockImplementation(() => start + (realNow() - start) * factor);
+}
+
+describe('Wait in This Execution behind a proxy that answers an HTML 404 page for 3.5 minutes', () => {
+	it('fails no task: each is checked again with back-off and succeeds after the proxy recovers', async () => {
+		const clock = fastDate(40);
+		try {
+			gateway.simulator.setOptions({ runningMs: 6 * MINUTE });
+			const started = Date.now();
+			const tasks = await createTasks('generic', 3);
+			// The first check (10 s in) is answered: the gateway is there before the proxy fails.
+			const windowStart = started + 30_000;
+			const windowEnd = started + 4 * MINUTE;
+			proxyRule = (method) =>
+				method === 'GET' && Date.now() >= windowStart && Date.now() < windowEnd
+					? HTML_404
+					: undefined;
+			const result = await runNode(waitForTask('waitHere'), {
+				credentials: credentials(),
+				input: tasks.map((json) => ({ json })),
+			});
+			expect(result.error(NODE)).toBeUndefined();
+			const [succeeded, failed, timedOut] = outputs(result);
+			expect([failed.length, timedOut.length]).toEqual([0, 0]);
+			expect(succeeded.map((item) => item.json.taskId)).toEqual(tasks.map((task) => task.taskId));
+			for (const task of tasks) {
+				const queries = queriesOf(String(task.taskId));
+				const refused = queries.filter((arrival) => arrival.intercepted);
+				// Refused at about 30 s, +20, +40, +80 s (then 160 s reaches past the window): a
+				// check every 10 s would have been refused about 20 times.
+				expect(refused.length).toBeGreaterThanOrEqual(3);
+				expect(refused.length).toBeLessThanOrEqual(6);
+				expect(queries[queries.length - 1].at).toBeGreaterThanOrEqual(windowEnd);
+			}
+		} finally {
+			clock.mockRestore();
+		}
+		// About 6.5 minutes at 40 times: 10 s of real time, more on a busy machine.
+	}, 60_000);
+});
+
 describe('Wait for Task at a Base URL every query is refused at alike', () => {
 	it.each([['waitHere'], ['checkOnce']])(
 		'%s: an HTML 404 for every query stops the node with a set-up error naming the Base URL; nothing is routed to Failed',
