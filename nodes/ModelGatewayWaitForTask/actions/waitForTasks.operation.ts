@@ -215,7 +215,10 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			if (failure.kind === 'setup' && !this.continueOnFail()) {
 				throw asNodeError(this, error, entry.inputIndex);
 			}
-			// Failed, as it is routed: the task cannot be followed any further.
+			// Failed, as it is routed: the task cannot be followed any further. Its error says why;
+			// failed checks before it no longer matter.
+			entry.failuresInRow = 0;
+			entry.lastCheckError = undefined;
 			entry.task = {
 				...entry.task,
 				status: 'failed',
