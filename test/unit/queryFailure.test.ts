@@ -1,5 +1,3 @@
-import type { INode } from 'n8n-workflow';
-
 import {
 	createRedactor,
 	displayedBaseUrl,
@@ -15,15 +13,9 @@ import {
 	uncheckedReason,
 } from '../../nodes/shared/tasks/queryFailure';
 import { failureBackoffMs, MAX_FAILURE_BACKOFF_MS } from '../../nodes/shared/polling/timing';
+import { testNode } from './testNode';
 
-const node: INode = {
-	id: 'n',
-	name: 'Wait',
-	type: 'n8n-nodes-model-gateway.modelGatewayWaitForTask',
-	typeVersion: 1,
-	position: [0, 0],
-	parameters: {},
-};
+const node = testNode('Wait for Task');
 
 const BASE = 'https://gw.example/';
 const errorOf = (statusCode: number, contentType: string, body: unknown) =>
