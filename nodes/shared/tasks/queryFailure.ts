@@ -64,8 +64,9 @@ const sameAnswer = (a: HttpAnswer, b: HttpAnswer) =>
  * Watches one node run's status queries for a Base URL that does not reach the gateway: when
  * every query so far (at least SETUP_FAULT_MIN_QUERIES, or one per task when the run has fewer)
  * was refused alike by something that is not the gateway, the fault is the set-up's, not the
- * tasks'. One answer of the gateway (a record, its own error, a 429) or an answer unlike the
- * others ends the watch for the run: the gateway is there, and what is refused is waited out.
+ * tasks'. One answer of the gateway (a record, its own error, a 429), a query that got no answer
+ * (a dropped connection: nothing is known) or an answer unlike the others ends the watch for the
+ * run: the gateway is there, and what is refused is waited out.
  * So does a task the gateway answered before (a loop's later pass, a task handed on from an
  * earlier wait): a whole pass refused in a proxy's bad minute must not stop a loop.
  */
