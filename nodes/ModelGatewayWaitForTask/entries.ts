@@ -35,12 +35,20 @@ export interface WaitEntry extends ScheduledTask {
 	/** The task as last known (from the input, then from each query). */
 	task: NormalizedTask;
 	latest?: ParsedTask;
-	/** Transient query failures in a row (5xx, dropped connections). */
+	/**
+	 * Failed checks in a row (5xx, dropped connections, refusals by something that is not the
+	 * gateway), carried from pass to pass as `failedChecksInRow` so the back-off keeps growing.
+	 */
 	failuresInRow: number;
+	/** Why the last check told nothing about the task, while failuresInRow > 0. */
+	lastCheckError?: string;
 }
 
 /** The packed form of Still Running: one item carries every pending task. */
 export const PENDING_TASKS = 'pendingTasks';
+
+/** The output keys of a task's failed checks in a row (see checkFailureFields in outputs.ts). */
+export const CHECK_FAILURE_KEYS = ['failedChecksInRow', 'lastCheckError'] as const;
 
 const STATUSES: TaskStatus[] = ['queued', 'running', 'succeeded', 'failed', 'unknown'];
 
@@ -89,7 +97,14 @@ function knownTask(json: IDataObject, reference: TaskReference): NormalizedTask 
 	if (!carried) return base;
 	// The wait's own bookkeeping is added again on the way out, not carried as task fields.
 	const carriedFields: IDataObject = { ...json };
-	for (const key of ['polls', 'waitedSeconds', 'waitStartedAt', 'lastCheckedAt', 'nextCheckAt']) {
+	for (const key of [
+		'polls',
+		'waitedSeconds',
+		'waitStartedAt',
+		'lastCheckedAt',
+		'nextCheckAt',
+		...CHECK_FAILURE_KEYS,
+	]) {
 		delete carriedFields[key];
 	}
 	return {
@@ -158,13 +173,28 @@ interface CarriedWait {
 	lastCheckedAt?: number;
 	/** The next check a pass of this node published for the task (Still Running). */
 	nextCheckAt?: number;
+	/** Failed checks in a row so far, and why the last one failed. */
+	failedChecksInRow?: number;
+	lastCheckError?: string;
 }
 
-/** When an item says its task was last checked and is next due: every item of its own task. */
-function carriedCheckTimes(json: IDataObject): Pick<CarriedWait, 'lastCheckedAt' | 'nextCheckAt'> {
+/**
+ * When an item says its task was last checked and is next due, and how its last checks failed:
+ * every item of its own task.
+ */
+function carriedCheckTimes(
+	json: IDataObject,
+): Pick<CarriedWait, 'lastCheckedAt' | 'nextCheckAt' | 'failedChecksInRow' | 'lastCheckError'> {
+	const failedChecksInRow = numberField(json.failedChecksInRow);
 	return {
 		lastCheckedAt: epochMs(optionalText(json.lastCheckedAt)),
 		nextCheckAt: epochMs(optionalText(json.nextCheckAt)),
+		...(failedChecksInRow !== undefined && failedChecksInRow > 0
+			? {
+					failedChecksInRow: Math.floor(failedChecksInRow),
+					lastCheckError: optionalText(json.lastCheckError) ?? undefined,
+				}
+			: {}),
 	};
 }
 
@@ -209,7 +239,8 @@ function newEntry(
 		lastCheckedAt: carried.lastCheckedAt,
 		polls: carried.polls ?? 0,
 		task,
-		failuresInRow: 0,
+		failuresInRow: carried.failedChecksInRow ?? 0,
+		lastCheckError: carried.lastCheckError,
 		dueAt: earliestCheckAt(timing, now, carried.nextCheckAt),
 		// Max Wait counts from when waiting for the task began (this node, or the first pass of
 		// its loop), or from the task's first allowed check when that is later.

@@ -1,4 +1,9 @@
-import type { IBinaryKeyData, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type {
+	IBinaryKeyData,
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+} from 'n8n-workflow';
 
 import { downloadToBinary } from '../shared/media/download';
 import type { NormalizedTask } from '../shared/tasks';
@@ -47,6 +52,7 @@ export async function taskOutputItem(
 	item.json.waitedSeconds = waitedSeconds(entry, now);
 	item.json.polls = entry.polls;
 	item.json.lastCheckedAt = iso(entry.lastCheckedAt);
+	Object.assign(item.json, checkFailureFields(entry));
 	if (settings.downloadResult) {
 		await addDownloadedVideos(context, item, entry.task, entry.inputIndex, settings);
 	}
@@ -87,6 +93,18 @@ export async function addDownloadedVideos(
 	if (Object.keys(binary).length > 0) item.binary = binary;
 }
 
+/**
+ * A task whose last checks failed (a proxy's refusal, a 5xx) says so: how many in a row, and
+ * why the last one told nothing. Absent once a check gets the task's record.
+ */
+function checkFailureFields(entry: WaitEntry): IDataObject {
+	if (entry.failuresInRow === 0) return {};
+	return {
+		failedChecksInRow: entry.failuresInRow,
+		lastCheckError: entry.lastCheckError ?? null,
+	};
+}
+
 function withoutRaw(task: WaitEntry['task']): INodeExecutionData['json'] {
 	const json = { ...(task as unknown as INodeExecutionData['json']) };
 	delete json.raw;
@@ -111,6 +129,7 @@ export function stillRunningItem(entries: WaitEntry[], now: number): INodeExecut
 				waitStartedAt: iso(entry.waitStartedAt),
 				lastCheckedAt: iso(entry.lastCheckedAt),
 				nextCheckAt: iso(entry.dueAt),
+				...checkFailureFields(entry),
 			})),
 		},
 		pairedItem: [...new Set(ordered.map((entry) => entry.inputIndex))].map((item) => ({ item })),

@@ -18,6 +18,7 @@ export interface ProxyGateway {
 export interface ProxyAnswer {
 	status: number;
 	headers?: Record<string, string>;
+	/** Sent as JSON; a string is sent as it is (an HTML page, an empty body), with `headers`. */
 	body: unknown;
 }
 
@@ -37,8 +38,12 @@ export async function startProxyGateway(target: string, rule: ProxyRule): Promis
 		req.on('data', (chunk: Buffer) => chunks.push(chunk));
 		req.on('end', () => {
 			if (answer) {
-				res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers });
-				res.end(JSON.stringify(answer.body));
+				const raw = typeof answer.body === 'string';
+				res.writeHead(answer.status, {
+					...(raw ? {} : { 'content-type': 'application/json' }),
+					...answer.headers,
+				});
+				res.end(raw ? answer.body : JSON.stringify(answer.body));
 				return;
 			}
 			const upstream = httpRequest(

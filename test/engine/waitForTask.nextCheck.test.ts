@@ -5,6 +5,7 @@ import { runNode, type RunResult } from './harness';
 import { useSimulator } from './simulatorFixture';
 import type { TestItem } from './testNodes';
 import { videoNode } from './videoNode';
+import { useFakeDate } from './fakeDate';
 
 /**
  * The `nextCheckAt` Still Running publishes is a promise: fed straight back into Wait for Task
@@ -16,22 +17,8 @@ import { videoNode } from './videoNode';
 // Tasks stay running for an hour: every check finds them unfinished.
 const gateway = useSimulator({ queuedMs: 0, runningMs: 3_600_000 });
 
-// Every timer stays real; only the clock (Date) is the test's.
-const REAL_TIMERS = [
-	'hrtime',
-	'nextTick',
-	'performance',
-	'queueMicrotask',
-	'setImmediate',
-	'clearImmediate',
-	'setInterval',
-	'clearInterval',
-	'setTimeout',
-	'clearTimeout',
-] as const;
-
 beforeEach(() => {
-	jest.useFakeTimers({ doNotFake: [...REAL_TIMERS], now: Date.now() });
+	useFakeDate();
 });
 
 afterEach(() => {

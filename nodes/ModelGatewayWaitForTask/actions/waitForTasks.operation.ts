@@ -1,8 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
 
 import { asNodeError, errorItem } from '../../shared/items/items';
-import { baseIntervalMs, nextDueAt } from '../../shared/polling/timing';
+import { baseIntervalMs, failureBackoffMs, nextDueAt } from '../../shared/polling/timing';
 import {
 	runDueOnce,
 	runUntilSettled,
@@ -10,6 +9,12 @@ import {
 	type ScheduleProgress,
 } from '../../shared/polling/scheduler';
 import { queryTask } from '../../shared/tasks/query';
+import {
+	classifyQueryFailure,
+	setupFaultError,
+	SetupFaultWatch,
+	uncheckedReason,
+} from '../../shared/tasks/queryFailure';
 import type { NormalizedTask } from '../../shared/tasks';
 import { BATCH_REPORT_OPTION, CHECK_ONCE, waitForTaskProperties } from '../description';
 import { earliestCheckAt, entriesOf, isFinishedTaskItem, type WaitEntry } from '../entries';
@@ -33,25 +38,8 @@ export const description = waitForTaskProperties;
 
 /** After the transport's own retries, a poll that still hits the rate limit pauses the batch this long. */
 const RATE_LIMIT_PAUSE_MS = 60_000;
-/** Longest pause after failed checks in a row (5xx, dropped connections); they never end a wait. */
-const MAX_FAILURE_BACKOFF_MS = 5 * 60_000;
 /** The editor hears about progress at most this often. */
 const PROGRESS_EVERY_MS = 5_000;
-
-type QueryFailure = 'rateLimited' | 'transient' | 'setup' | 'refused';
-
-function classify(error: unknown): QueryFailure {
-	const httpCode = error instanceof NodeApiError ? String(error.httpCode ?? '') : '';
-	if (httpCode === '429') return 'rateLimited';
-	// The credential or its URL (a refused key, a redirect not followed), not this task: every
-	// other task would fail the same way.
-	if (httpCode === '401' || httpCode === '403' || /^3\d\d$/.test(httpCode)) return 'setup';
-	// Another 4xx: the gateway refused this task's query (an unknown id, a bad reference);
-	// asking again will not help, and it concerns this task only.
-	if (/^4\d\d$/.test(httpCode)) return 'refused';
-	// 5xx, timeouts and dropped connections come and go.
-	return 'transient';
-}
 
 interface Routes {
 	succeeded: Array<{ order: number; item: INodeExecutionData }>;
@@ -150,6 +138,12 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 
 	const settled = new Set<WaitEntry>();
 	totals.passes++;
+	// A task with a check that got its record (more checks than failed ones in a row) shows
+	// that the gateway answered this wait before.
+	const setupFaults = new SetupFaultWatch(
+		entries.length,
+		entries.some((entry) => entry.polls > entry.failuresInRow),
+	);
 
 	const settle = async (entry: WaitEntry, route: keyof Routes) => {
 		settled.add(entry);
@@ -178,9 +172,11 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 				traceId,
 				itemIndex: entry.inputIndex,
 			});
+			setupFaults.otherOutcome();
 			entry.latest = parsed;
 			entry.task = parsed.task;
 			entry.failuresInRow = 0;
+			entry.lastCheckError = undefined;
 			if (parsed.task.done) {
 				await settle(entry, parsed.task.status === 'succeeded' ? 'succeeded' : 'failed');
 				return { type: 'settled' };
@@ -188,26 +184,41 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			return { type: 'pending', nextDueAt: nextRegularCheck() };
 		} catch (error) {
 			if (signal?.aborted) throw asNodeError(this, error, entry.inputIndex);
-			const failure = classify(error);
-			if (failure === 'rateLimited') {
+			const failure = classifyQueryFailure(error);
+			if (failure.kind === 'notFromGateway') {
+				const setupFault = setupFaults.refused(failure.answer);
+				// Every query of the run refused alike: the Base URL, not the tasks. Under Continue
+				// On Fail the tasks wait on instead (nothing is marked failed either way).
+				if (setupFault && !this.continueOnFail()) {
+					throw setupFaultError(this.getNode(), setupFault, setupFaults.queryCount);
+				}
+			} else {
+				setupFaults.otherOutcome();
+			}
+			if (failure.kind === 'rateLimited') {
 				const resumeAt = Date.now() + RATE_LIMIT_PAUSE_MS;
 				return { type: 'rateLimited', resumeAt, nextDueAt: Math.max(resumeAt, nextRegularCheck()) };
 			}
-			if (failure === 'transient') {
+			if (failure.kind === 'transient' || failure.kind === 'notFromGateway') {
 				entry.failuresInRow++;
-				const backoff = Math.min(intervalMs * 2 ** entry.failuresInRow, MAX_FAILURE_BACKOFF_MS);
+				entry.lastCheckError = uncheckedReason(error, failure);
+				const backoff = failureBackoffMs(intervalMs, entry.failuresInRow);
 				this.logger.warn(
-					`Model Gateway Wait for Task: checking task ${entry.reference.taskId} failed (${(error as Error).message}); checking again in ${Math.round(backoff / 1000)} s`,
+					`Model Gateway Wait for Task: checking task ${entry.reference.taskId} failed (${entry.lastCheckError}); checking again in ${Math.round(backoff / 1000)} s`,
 				);
 				return { type: 'pending', nextDueAt: Math.max(nextRegularCheck(), queriedAt + backoff) };
 			}
-			// The gateway refused the query (unknown task, bad reference): this task's failure, on
-			// Failed, so one bad row never stops the tasks beside it or a later run. A refused
-			// credential or URL stops the node (unless Continue On Fail), as it concerns every task.
-			if (failure === 'setup' && !this.continueOnFail()) {
+			// The gateway refused the query in its own words (unknown task, bad reference): this
+			// task's failure, on Failed, so one bad row never stops the tasks beside it or a later
+			// run. A refused credential or URL stops the node (unless Continue On Fail), as it
+			// concerns every task.
+			if (failure.kind === 'setup' && !this.continueOnFail()) {
 				throw asNodeError(this, error, entry.inputIndex);
 			}
-			// Failed, as it is routed: the task cannot be followed any further.
+			// Failed, as it is routed: the task cannot be followed any further. Its error says why;
+			// failed checks before it no longer matter.
+			entry.failuresInRow = 0;
+			entry.lastCheckError = undefined;
 			entry.task = {
 				...entry.task,
 				status: 'failed',

@@ -102,6 +102,89 @@ export interface GatewayErrorDetails {
 	/** The gateway's answer, kept for the error's details. */
 	body?: unknown;
 	itemIndex?: number;
+	/** Who answered an HTTP failure, and how (see HttpAnswer); kept in the error's context. */
+	answer?: HttpAnswer;
+}
+
+/**
+ * What answered a request that failed over HTTP: its status, its content type, and whether its
+ * body speaks the gateway's error envelope. A proxy in front of the gateway (a deploy's 404 page,
+ * a 502 with nothing in it) does not: its refusal says nothing about the task asked for.
+ */
+export interface HttpAnswer {
+	statusCode: number;
+	/** The media type without parameters (`text/html`), or '' when none was sent. */
+	contentType: string;
+	body: 'json' | 'html' | 'text' | 'empty';
+	/** True when the body is the gateway's error envelope, in its own words (isGatewayEnvelope). */
+	fromGateway: boolean;
+	/** The credential's Base URL, without user info, query or fragment: safe to show. */
+	baseUrl: string;
+}
+
+/**
+ * Whether a parsed body is the gateway's error envelope: a JSON object that carries its words
+ * the way the upstream notes list them (`error` with a message, or `code`/`message`,
+ * `error_message`, `msg`). An HTML page, an empty body, plain text, an array, or a JSON object
+ * without such members is someone else's answer.
+ */
+export function isGatewayEnvelope(body: unknown): boolean {
+	if (!body || typeof body !== 'object' || Array.isArray(body)) return false;
+	const record = body as Record<string, unknown>;
+	const error = record.error;
+	if (typeof error === 'string' && error !== '') return true;
+	if (
+		error &&
+		typeof error === 'object' &&
+		typeof (error as Record<string, unknown>).message === 'string'
+	) {
+		return true;
+	}
+	const hasCode = typeof record.code === 'string' || typeof record.code === 'number';
+	return (
+		(hasCode && typeof record.message === 'string') ||
+		['error_message', 'msg'].some((key) => typeof record[key] === 'string')
+	);
+}
+
+function bodyKind(body: unknown): HttpAnswer['body'] {
+	if (body === undefined || body === null) return 'empty';
+	if (typeof body !== 'string') return 'json';
+	if (body.trim() === '') return 'empty';
+	return isHtml(body) ? 'html' : 'text';
+}
+
+/** The answer's facts, for an HTTP failure's error (see HttpAnswer). */
+export function httpAnswer(
+	statusCode: number,
+	contentType: string | undefined,
+	body: unknown,
+	baseUrl: string,
+): HttpAnswer {
+	return {
+		statusCode,
+		contentType: (contentType ?? '').split(';')[0].trim().toLowerCase(),
+		body: bodyKind(body),
+		fromGateway: isGatewayEnvelope(body),
+		baseUrl: displayedBaseUrl(baseUrl),
+	};
+}
+
+/** A Base URL as it may be shown: no user info, query or fragment (where a key could hide). */
+export function displayedBaseUrl(baseUrl: string): string {
+	try {
+		const url = new URL(baseUrl.trim());
+		return `${url.origin}${url.pathname}`;
+	} catch {
+		return '(not a valid URL)';
+	}
+}
+
+/** The facts of the answer an HTTP failure's error was made from, when it was one. */
+export function httpAnswerOf(error: unknown): HttpAnswer | undefined {
+	if (!(error instanceof NodeApiError)) return undefined;
+	const answer = (error.context as { httpAnswer?: unknown }).httpAnswer;
+	return answer && typeof answer === 'object' ? (answer as HttpAnswer) : undefined;
 }
 
 /** The NodeApiError for a gateway failure; nothing in it can carry a secret. */
@@ -134,5 +217,6 @@ export function gatewayApiError(
 	error.message = message;
 	error.messages = [];
 	error.description = description || null;
+	if (details.answer) error.context.httpAnswer = { ...details.answer };
 	return error;
 }

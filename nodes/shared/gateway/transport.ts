@@ -20,7 +20,14 @@ import {
 } from '../callbacks/callbackSecret';
 import type { GatewayErrorDetails, Redactor } from './gatewayError';
 import { itemParameter } from '../items/itemParameters';
-import { createRedactor, gatewayApiError, htmlText, httpStatusTitle, isHtml } from './gatewayError';
+import {
+	createRedactor,
+	gatewayApiError,
+	htmlText,
+	httpAnswer,
+	httpStatusTitle,
+	isHtml,
+} from './gatewayError';
 
 /**
  * The one way every node talks to the gateway: URL building, authentication through the
@@ -516,7 +523,10 @@ export async function gatewayRequest<TBody = IDataObject>(
 				if (!(await waitUnlessCancelled(deadline(readWaitMs), signal))) throw cancelled();
 				continue;
 			}
-			throw fail(httpFailureDetails(raw.statusCode, body, `${describe}${traceNote}`));
+			throw fail({
+				...httpFailureDetails(raw.statusCode, body, `${describe}${traceNote}`),
+				answer: httpAnswer(raw.statusCode, headers['content-type'], body, credential.url),
+			});
 		}
 
 		if (request.readJson) {
@@ -542,6 +552,8 @@ export async function gatewayRequest<TBody = IDataObject>(
 				message: 'The gateway answered with a body that is not valid JSON',
 				description: `${describe} returned: ${isHtml(raw.body) ? htmlText(raw.body, 200) : raw.body.slice(0, 200)}`,
 				httpCode: String(raw.statusCode),
+				// An HTML page on HTTP 200 (a web server at a wrong Base URL path) is not the gateway's.
+				answer: httpAnswer(raw.statusCode, headers['content-type'], raw.body, credential.url),
 			});
 		}
 

@@ -73,3 +73,14 @@ export function nextDueAt(
 ): number {
 	return queriedAt + intervalAfter(rule, intervalMs, createdAt, queriedAt);
 }
+
+/** Longest wait after failed checks in a row (a proxy's refusal, a 5xx, a dropped connection). */
+export const MAX_FAILURE_BACKOFF_MS = 5 * 60_000;
+
+/**
+ * The wait after the `failuresInRow`-th failed check in a row: the interval doubled each time,
+ * at most MAX_FAILURE_BACKOFF_MS. The family's own limits still apply on top (nextDueAt).
+ */
+export function failureBackoffMs(intervalMs: number, failuresInRow: number): number {
+	return Math.min(intervalMs * 2 ** Math.max(1, failuresInRow), MAX_FAILURE_BACKOFF_MS);
+}

@@ -44,6 +44,13 @@ function recordQuery(reference: Pick<TaskReference, 'family' | 'taskId'>, at: nu
 }
 
 /**
+ * A family whose rule the gateway enforces (Task family S: at most one query a minute) counts
+ * every query, a refused one too: a 5xx or a dropped connection is not repeated within the
+ * check, the reader's next check (a minute on at the earliest) asks again.
+ */
+const ONE_QUERY_PER_CHECK: RetryPolicy = { ...DEFAULT_RETRY_POLICY, maxRetries: 0 };
+
+/**
  * One query of one task, as every reader of tasks makes it (Get Status, Wait for Task, the
  * callback trigger's confirmation): the family builds the request and reads its business
  * failures, the transport sends it, the family parses the record.
@@ -92,7 +99,8 @@ export async function queryTask(
 			timeoutMs: options.timeoutMs,
 			readJson: media?.readJson,
 		},
-		options.retryPolicy ?? DEFAULT_RETRY_POLICY,
+		options.retryPolicy ??
+			(family.pollPolicy.enforcedByGateway ? ONE_QUERY_PER_CHECK : DEFAULT_RETRY_POLICY),
 	);
 	const parsed = family.parseTaskRecord(response.body, {
 		model: reference.model ?? null,
