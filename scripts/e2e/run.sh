@@ -28,8 +28,22 @@ solo_pattern="$(IFS='|'; echo "(${SOLO_FILES[*]//./\\.})\$")"
 
 timings=()
 phase_started=0
-begin() { phase_started=$SECONDS; printf '\n=== e2e: %s\n' "$1"; }
-record() { timings+=("$(printf '%-44s %5d s  %s' "$1" $((SECONDS - phase_started)) "$2")"); }
+# The machine's CPU ticks (busy, all) from /proc/stat: a phase's figure says how busy both cores
+# were, i.e. whether waiting or computing bounds it.
+cpu_ticks() {
+	local _ user nice system idle iowait irq softirq steal
+	read -r _ user nice system idle iowait irq softirq steal _ </proc/stat
+	echo "$((user + nice + system + irq + softirq + steal)) $((user + nice + system + idle + iowait + irq + softirq + steal))"
+}
+phase_cpu=''
+begin() { phase_started=$SECONDS; phase_cpu="$(cpu_ticks)"; printf '\n=== e2e: %s\n' "$1"; }
+cpu_busy() {
+	local busy0 all0 busy1 all1
+	read -r busy0 all0 <<<"$phase_cpu"
+	read -r busy1 all1 <<<"$(cpu_ticks)"
+	((all1 > all0)) && echo "CPU $((100 * (busy1 - busy0) / (all1 - all0))) % busy" || echo ''
+}
+record() { timings+=("$(printf '%-44s %5d s  %-6s %s' "$1" $((SECONDS - phase_started)) "$2" "$(cpu_busy)")"); }
 counts=()
 summary() {
 	printf '\n=== e2e timings\n'
@@ -91,9 +105,14 @@ start_stream() {
 	local name="$1"
 	shift
 	stream_started[$name]=$SECONDS
+	local ended="$MG_E2E_RUN_DIR/results/${name// /-}.ended"
 	(
 		set -o pipefail
-		"$@" 2>&1 | sed -u "s/^/[$name] /"
+		status=0
+		"$@" 2>&1 | sed -u "s/^/[$name] /" || status=$?
+		# When it ended (the summary waits for the streams in order, not as they end).
+		echo "$SECONDS" >"$ended"
+		exit "$status"
 	) &
 	stream_pid[$name]=$!
 	stream_names+=("$name")
@@ -104,10 +123,12 @@ finish_stream() {
 	[[ -n "${stream_pid[$name]:-}" ]] || return 0
 	wait "${stream_pid[$name]}" || status=$?
 	unset "stream_pid[$name]"
+	local ended_at
+	ended_at="$(cat "$MG_E2E_RUN_DIR/results/${name// /-}.ended" 2>/dev/null || echo "$SECONDS")"
 	if ((status == 0)); then
-		timings+=("$(printf '%-44s %5d s  ok' "  $name" $((SECONDS - stream_started[$name])))")
+		timings+=("$(printf '%-44s %5d s  ok' "  $name" $((ended_at - stream_started[$name])))")
 	else
-		timings+=("$(printf '%-44s %5d s  FAILED' "  $name" $((SECONDS - stream_started[$name])))")
+		timings+=("$(printf '%-44s %5d s  FAILED' "  $name" $((ended_at - stream_started[$name])))")
 		failed=1
 	fi
 }

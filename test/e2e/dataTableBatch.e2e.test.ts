@@ -32,9 +32,11 @@ import {
 import {
 	EXAMPLES_DIR,
 	EXAMPLE_VIDEO_FOLDER,
+	SHIPPED_LOOP_WAIT_SECONDS,
 	createExampleFolders,
 	exampleWorkflowId,
 	simulatorCredentials,
+	withShortLoopWait,
 } from './examples';
 import {
 	N8N_LINES,
@@ -142,7 +144,11 @@ describe.each(N8N_LINES)('n8n line %s.x: a Data Table as the sheet', (line) => {
 	let callbackUrl = '';
 
 	beforeAll(async () => {
-		const workflow = loadWorkflow(join(EXAMPLES_DIR, DATA_TABLE_EXAMPLE), WORKFLOW_ID);
+		// Its loop waits 11 s, not its shipped 70: storing the wait is waitForTask.e2e's promise
+		// (withShortLoopWait says why); the first run asserts what the shipped wait would wait.
+		const workflow = withShortLoopWait(
+			loadWorkflow(join(EXAMPLES_DIR, DATA_TABLE_EXAMPLE), WORKFLOW_ID),
+		);
 		n8n = await startN8n({
 			line,
 			// As a user runs it: none of the settings the rest of the suite turns on, only what the
@@ -364,6 +370,12 @@ describe.each(N8N_LINES)('n8n line %s.x: a Data Table as the sheet', (line) => {
 
 			// Every task the gateway created (this run's and the earlier ones) is on its row.
 			expect(creates().sort()).toEqual(done.map((row) => String(row.prompt)).sort());
+
+			// What the shipped Wait would have waited: long enough for n8n to store it.
+			const stillRunning = allRunsOutput(execution, 'Check Videos', 3);
+			expect(stillRunning.length).toBeGreaterThan(0);
+			for (const task of stillRunning)
+				expect(task.nextCheckInSeconds).toBeGreaterThanOrEqual(SHIPPED_LOOP_WAIT_SECONDS);
 
 			// One report, with the money added exactly.
 			const [report, ...more] = allRunsOutput(execution, 'Batch Report');

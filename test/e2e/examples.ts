@@ -127,3 +127,42 @@ export function createExampleFolders(n8nHome: string): string {
 	mkdirSync(videos, { recursive: true });
 	return videos;
 }
+
+/** The Wait node of the shipped loops (Still Running → Wait → Check Videos). */
+export const LOOP_WAIT_NODE = 'Wait Until Next Check';
+/**
+ * What the shipped loops wait at the least: Wait for Task's `nextCheckInSeconds` is never under
+ * 70 s, so that n8n stores the wait in its database (it keeps waits under 65 s in memory).
+ */
+export const SHIPPED_LOOP_WAIT_SECONDS = 70;
+/** The shortened wait: one check interval and a second, so each pass finds the tasks due again. */
+export const SHORT_LOOP_WAIT_SECONDS = 11;
+
+/**
+ * The workflow with its loop's Wait shortened to at most 11 s, for tests whose promise is not the
+ * stored wait. That promise has its own tests, with the shipped wait: waitForTask.e2e.test.ts
+ * (every wait of the loop is stored, both lines) and queueMode.e2e.test.ts (a restart inside the
+ * stored wait). A 70-s wait resumed by n8n's minute-long wait tracker costs such a test 70–130 s
+ * per pass. The amount still reads `nextCheckInSeconds`: a test that shortens the wait asserts
+ * the value the shipped wait would have used (SHIPPED_LOOP_WAIT_SECONDS or more).
+ */
+export function withShortLoopWait(workflow: WorkflowJson): WorkflowJson {
+	const shipped = '={{ $json.nextCheckInSeconds }}';
+	let found = false;
+	const nodes = workflow.nodes.map((node) => {
+		if (node.name !== LOOP_WAIT_NODE) return node;
+		const parameters = node.parameters as { amount?: string };
+		if (parameters.amount !== shipped)
+			throw new Error(`${workflow.name}: ${LOOP_WAIT_NODE} no longer waits ${shipped}`);
+		found = true;
+		return {
+			...node,
+			parameters: {
+				...parameters,
+				amount: `={{ Math.min($json.nextCheckInSeconds, ${SHORT_LOOP_WAIT_SECONDS}) }}`,
+			},
+		};
+	});
+	if (!found) throw new Error(`${workflow.name} has no ${LOOP_WAIT_NODE} node`);
+	return { ...workflow, nodes };
+}
