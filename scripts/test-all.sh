@@ -38,12 +38,20 @@ trap summary EXIT
 # The installs the end-to-end suite needs, in the background: each is instant once done (a
 # marker, a package check), so on a machine that has them this costs nothing.
 install_log="$(mktemp "${TMPDIR:-/tmp}/mg-installs.XXXXXX.log")"
+# The two n8n lines at once (each is half downloads, half native builds); apt-get one at a time.
 (
 	set -e
-	bash scripts/e2e/install-n8n.sh 2
-	bash scripts/e2e/install-n8n.sh 1
-	bash scripts/queue-mode/services.sh install
-	bash scripts/e2e/install-browser.sh
+	bash scripts/e2e/install-n8n.sh 2 >"$install_log.n8n-2" 2>&1 &
+	n8n_2=$!
+	bash scripts/e2e/install-n8n.sh 1 >"$install_log.n8n-1" 2>&1 &
+	n8n_1=$!
+	status=0
+	bash scripts/queue-mode/services.sh install || status=1
+	bash scripts/e2e/install-browser.sh || status=1
+	wait "$n8n_2" || status=1
+	wait "$n8n_1" || status=1
+	cat "$install_log.n8n-2" "$install_log.n8n-1"
+	exit "$status"
 ) >"$install_log" 2>&1 &
 installs_pid=$!
 installs_started=$SECONDS
@@ -52,7 +60,8 @@ installs_started=$SECONDS
 # rather than `npm ci`: npm 11 rejects this lock in `ci` ("Missing: @unrs/resolver-binding-…")
 # because it leaves other platforms' optional bindings out of it; `install` follows the lock.
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-	timed "npm install" npm install --no-audit --no-fund
+	# --prefer-offline: what npm's cache already holds is not asked of the registry again.
+	timed "npm install" npm install --no-audit --no-fund --prefer-offline
 fi
 
 timed "build" npm run build
@@ -86,7 +95,7 @@ static_checks() {
 timed "static checks" static_checks
 # Type-check sources and tests, and emit them to .build/ (the browser check runs from there).
 timed "type-check (emits .build/)" npx tsc -p tsconfig.test.json
-timed "unit and engine tests" npx jest --ci --coverage --maxWorkers=2
+timed "unit and engine tests" npx jest --ci --coverage
 
 phase "installs for the end-to-end suite (started $((SECONDS - installs_started)) s ago)"
 phase_started=$SECONDS

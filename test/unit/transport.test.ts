@@ -123,7 +123,9 @@ describe('transport helpers', () => {
 				businessFailure: () => undefined, // any answer: the test is about the transport
 			}),
 		).rejects.toMatchObject({ message: 'The execution was cancelled' });
-		expect(Date.now() - started).toBeLessThan(1_000);
+		// Well inside the 30-s wait it would otherwise sit out; not a timing figure (under a busy
+		// machine's load the abort lands after 1–2 s rather than 150 ms).
+		expect(Date.now() - started).toBeLessThan(10_000);
 		expect(calls).toBe(1);
 	});
 });
