@@ -32,6 +32,7 @@ timed() {
 summary() {
 	printf '\n==== phase times\n'
 	printf '  %s\n' "${timings[@]}"
+	rm -f "${install_log:-/nonexistent}"*
 }
 trap summary EXIT
 

@@ -172,13 +172,16 @@ for line in $lines; do
 		const fs = require("fs");
 		const [line, ...files] = process.argv.slice(1);
 		let passed = 0, failedTests = 0, total = 0;
+		const perFile = [];
 		for (const file of files.filter((f) => fs.existsSync(f))) {
 			const results = JSON.parse(fs.readFileSync(file, "utf8"));
 			passed += results.numPassedTests;
 			failedTests += results.numFailedTests;
 			total += results.numTotalTests;
+			for (const suite of results.testResults)
+				perFile.push(`${suite.name.split("/").pop().replace(".e2e.test.ts", "")} ${Math.round((suite.endTime - suite.startTime) / 1000)} s`);
 		}
-		console.log(`line ${line}.x: ${total} tests, ${passed} passed, ${failedTests} failed`);
+		console.log(`line ${line}.x: ${total} tests, ${passed} passed, ${failedTests} failed (${perFile.join(", ")})`);
 	' "$line" "$MG_E2E_RUN_DIR/results/line-$line-together.json" "$MG_E2E_RUN_DIR/results/line-$line-alone.json")")
 done
 
