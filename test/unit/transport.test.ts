@@ -3,12 +3,12 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import {
 	codeMemberFailure,
 	gatewayRequest,
-	gatewayErrorMessage,
 	joinUrl,
 	retryAfterMs,
 } from '../../nodes/shared/gateway/transport';
 import {
 	createRedactor,
+	gatewayErrorMessage,
 	htmlText,
 	httpStatusTitle,
 	isHtml,

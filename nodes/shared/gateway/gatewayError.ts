@@ -122,29 +122,36 @@ export interface HttpAnswer {
 	baseUrl: string;
 }
 
+/** The gateway's own words for a failure, whatever envelope it used. */
+export function gatewayErrorMessage(body: unknown): string | undefined {
+	if (typeof body === 'string') return body.trim() === '' ? undefined : body.trim().slice(0, 500);
+	if (!body || typeof body !== 'object') return undefined;
+	const record = body as Record<string, unknown>;
+	const error = record.error;
+	if (error && typeof error === 'object') {
+		const message = (error as Record<string, unknown>).message;
+		if (typeof message === 'string' && message !== '') return message;
+	}
+	if (typeof error === 'string' && error !== '') return error;
+	for (const key of ['message', 'error_message', 'msg']) {
+		const value = record[key];
+		if (typeof value === 'string' && value !== '') return value;
+	}
+	return undefined;
+}
+
 /**
- * Whether a parsed body is the gateway's error envelope: a JSON object that carries its words
- * the way the upstream notes list them (`error` with a message, or `code`/`message`,
- * `error_message`, `msg`). An HTML page, an empty body, plain text, an array, or a JSON object
- * without such members is someone else's answer.
+ * Whether a parsed body is the gateway's error envelope: a JSON object whose words
+ * gatewayErrorMessage finds (`error` with a message, `error_message`, `msg`, or `message`). A bare
+ * `message` counts only beside the gateway's `code`: `{"message": "Not Found"}` is what many
+ * proxies answer. An HTML page, an empty body, plain text, an array, or an object without such
+ * members is someone else's answer.
  */
 export function isGatewayEnvelope(body: unknown): boolean {
 	if (!body || typeof body !== 'object' || Array.isArray(body)) return false;
-	const record = body as Record<string, unknown>;
-	const error = record.error;
-	if (typeof error === 'string' && error !== '') return true;
-	if (
-		error &&
-		typeof error === 'object' &&
-		typeof (error as Record<string, unknown>).message === 'string'
-	) {
-		return true;
-	}
-	const hasCode = typeof record.code === 'string' || typeof record.code === 'number';
-	return (
-		(hasCode && typeof record.message === 'string') ||
-		['error_message', 'msg'].some((key) => typeof record[key] === 'string')
-	);
+	const { message, ...rest } = body as Record<string, unknown>;
+	const hasCode = typeof rest.code === 'string' || typeof rest.code === 'number';
+	return gatewayErrorMessage(hasCode ? { ...rest, message } : rest) !== undefined;
 }
 
 function bodyKind(body: unknown): HttpAnswer['body'] {

@@ -19,6 +19,7 @@ import {
 	deriveCallbackSecret,
 } from '../callbacks/callbackSecret';
 import type { GatewayErrorDetails, Redactor } from './gatewayError';
+import { gatewayErrorMessage } from './gatewayError';
 import { itemParameter } from '../items/itemParameters';
 import {
 	createRedactor,
@@ -299,24 +300,6 @@ export function retryAfterMs(
 	if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
 	const date = Date.parse(retryAfter);
 	if (!Number.isNaN(date)) return Math.max(0, date - now);
-	return undefined;
-}
-
-/** The gateway's own words for a failure, whatever envelope it used. */
-export function gatewayErrorMessage(body: unknown): string | undefined {
-	if (typeof body === 'string') return body.trim() === '' ? undefined : body.trim().slice(0, 500);
-	if (!body || typeof body !== 'object') return undefined;
-	const record = body as Record<string, unknown>;
-	const error = record.error;
-	if (error && typeof error === 'object') {
-		const message = (error as Record<string, unknown>).message;
-		if (typeof message === 'string' && message !== '') return message;
-	}
-	if (typeof error === 'string' && error !== '') return error;
-	for (const key of ['message', 'error_message', 'msg']) {
-		const value = record[key];
-		if (typeof value === 'string' && value !== '') return value;
-	}
 	return undefined;
 }
 

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 
 import type { BusinessFailure, BusinessFailureCheck } from '../gateway/transport';
-import { gatewayErrorMessage } from '../gateway/transport';
+import { gatewayErrorMessage } from '../gateway/gatewayError';
 import { isRecord } from '../items/values';
 
 /**
