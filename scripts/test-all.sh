@@ -12,22 +12,17 @@ phase() { printf '\n==== %s\n' "$*"; }
 started=$SECONDS
 timings=()
 phase_started=$SECONDS
-# The machine's CPU ticks (busy, all): a phase's figure says how busy both cores were.
-cpu_ticks() {
-	local _ user nice system idle iowait irq softirq steal
-	read -r _ user nice system idle iowait irq softirq steal _ </proc/stat
-	echo "$((user + nice + system + irq + softirq + steal)) $((user + nice + system + idle + iowait + irq + softirq + steal))"
-}
+# How busy both cores were in each phase (cpu_ticks, cpu_busy_percent).
+source scripts/lib/cpu.sh
 timed() {
-	local name="$1" busy0 all0 busy1 all1
+	local name="$1" before
 	shift
 	phase "$name"
 	phase_started=$SECONDS
-	read -r busy0 all0 <<<"$(cpu_ticks)"
+	before="$(cpu_ticks)"
 	"$@"
-	read -r busy1 all1 <<<"$(cpu_ticks)"
 	timings+=("$(printf '%-30s %5d s  CPU %3d %% busy' "$name" $((SECONDS - phase_started)) \
-		$((100 * (busy1 - busy0) / (all1 > all0 ? all1 - all0 : 1))))")
+		"$(cpu_busy_percent "$before" "$(cpu_ticks)")")")
 }
 summary() {
 	printf '\n==== phase times\n'

@@ -28,21 +28,10 @@ solo_pattern="$(IFS='|'; echo "(${SOLO_FILES[*]//./\\.})\$")"
 
 timings=()
 phase_started=0
-# The machine's CPU ticks (busy, all) from /proc/stat: a phase's figure says how busy both cores
-# were, i.e. whether waiting or computing bounds it.
-cpu_ticks() {
-	local _ user nice system idle iowait irq softirq steal
-	read -r _ user nice system idle iowait irq softirq steal _ </proc/stat
-	echo "$((user + nice + system + irq + softirq + steal)) $((user + nice + system + idle + iowait + irq + softirq + steal))"
-}
+source scripts/lib/cpu.sh
 phase_cpu=''
 begin() { phase_started=$SECONDS; phase_cpu="$(cpu_ticks)"; printf '\n=== e2e: %s\n' "$1"; }
-cpu_busy() {
-	local busy0 all0 busy1 all1
-	read -r busy0 all0 <<<"$phase_cpu"
-	read -r busy1 all1 <<<"$(cpu_ticks)"
-	((all1 > all0)) && echo "CPU $((100 * (busy1 - busy0) / (all1 - all0))) % busy" || echo ''
-}
+cpu_busy() { echo "CPU $(cpu_busy_percent "$phase_cpu" "$(cpu_ticks)") % busy"; }
 record() { timings+=("$(printf '%-44s %5d s  %-6s %s' "$1" $((SECONDS - phase_started)) "$2" "$(cpu_busy)")"); }
 counts=()
 summary() {
