@@ -261,6 +261,23 @@ export function isFinishedTaskItem(json: IDataObject): boolean {
 	);
 }
 
+/**
+ * The task an item names, as its parameters give it: what a refused item (bad family, time,
+ * endpoint) carries on Failed under Continue On Fail, so the row it came from can be found.
+ */
+export function namedTask(context: IExecuteFunctions, itemIndex: number): IDataObject {
+	const named: IDataObject = {};
+	for (const name of ['family', 'taskId'] as const) {
+		try {
+			const text = parameterText(context, name, itemIndex);
+			if (text !== '') named[name] = text;
+		} catch {
+			// A parameter whose expression fails names nothing; the item's error says why.
+		}
+	}
+	return named;
+}
+
 /** Entries of one input item: one per task, or several when it is a packed Still Running item. */
 export function entriesOf(
 	context: IExecuteFunctions,

@@ -29,6 +29,7 @@ export const VIDEO_TABLE_COLUMNS = [
 	'cost',
 	'currency',
 	'costPrecision',
+	'downloadAttempts',
 	'error',
 	'finishedAt',
 ] as const;

@@ -22,6 +22,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 
 import { startSimulator, type Simulator } from '../simulator';
+import { SAMPLE_MP4 } from '../simulator/media';
 import {
 	DATA_TABLE_EXAMPLE,
 	PIPELINE_EXAMPLE,
@@ -32,14 +33,17 @@ import {
 	setExampleSetting,
 	sixFamilyRows,
 	useVideoTable,
+	videoCreates,
 	type VideoTable,
 	type VideoTableRow,
 } from './dataTable';
 import {
 	EXAMPLES_DIR,
+	EXAMPLE_VIDEO_FOLDER,
 	createExampleFolders,
 	exampleWorkflowId,
 	simulatorCredentials,
+	withShortLoopWait,
 } from './examples';
 import {
 	N8N_LINES,
@@ -138,6 +142,7 @@ describe.each(N8N_LINES)(
 		let internal: Awaited<ReturnType<typeof startInternalListener>>;
 		let pipelineTable: VideoTable;
 		let batchTable: VideoTable;
+		let faultTable: VideoTable;
 		let pipeline: WorkflowJson;
 
 		function running(): N8nInstance {
@@ -393,6 +398,143 @@ describe.each(N8N_LINES)(
 				await setTrigger({ secretLocation: 'credential', events: 'final' });
 			}
 			expect((await byPrompt(batchTable, 'Waiting for a good secret')).claimedAt).toBeNull();
+		});
+
+		test('the faults of a long day each fail only their own row: a file host failing twice, a proxy’s HTML 404s, malformed rows, a row’s own callback_url (batch)', async () => {
+			const n8n = running();
+			await until('the pipeline’s earlier rows to be settled', FINISH_TIMEOUT_MS, async () =>
+				(await pipelineTable.rows()).every((row) => row.finishedAt || !row.claimedBy),
+			);
+			// A table of its own: the rows earlier tests left unrun stay out of these runs.
+			faultTable = await createVideoTable(n8n, [], 'video_batch_faults');
+			await n8n.updateWorkflow(BATCH_ID, (stored) => {
+				useVideoTable(stored, faultTable);
+				stored.nodes = withShortLoopWait(stored).nodes;
+			});
+			const stealer = `${internal.url}/steal`;
+			const good = ['Fault day: good one', 'Fault day: good two', 'Fault day: calls elsewhere'];
+			await faultTable.insert([
+				{ prompt: good[0], family: 'generic', model: 'video-model-1' },
+				{ prompt: good[1], family: 'Generic Video', model: 'video-model-1' },
+				{
+					prompt: 'Fault day: broken request',
+					family: 'generic',
+					model: 'video-model-1',
+					request: '{bad',
+				},
+				{
+					prompt: 'Fault day: null request',
+					family: 'generic',
+					model: 'video-model-1',
+					request: 'null',
+				},
+				{ prompt: 'Fault day: unknown family', family: 'familyZ', model: 'video-model-1' },
+				{
+					prompt: good[2],
+					family: 'familyA',
+					model: 'kling-video-2',
+					endpoint: 'omni-video',
+					request: JSON.stringify({ aspect_ratio: '16:9', callback_url: stealer }),
+				},
+			]);
+			const createsBefore = videoCreates(sim.requests).length;
+			const downloadsBefore = sim.fileDownloads.length;
+			// The file host fails its first two answers; a proxy in front of the gateway answers
+			// its first three task queries with an HTML 404 page.
+			sim.injectFault({ kind: 'status', method: 'GET', path: '/files/', status: 500, times: 2 });
+			sim.injectFault({
+				kind: 'html-error',
+				status: 404,
+				method: 'GET',
+				path: /^\/(v1\/videos|vendor-a\/v1\/videos)\/[^/]+/,
+				times: 3,
+			});
+			const run = await n8n.runManualWorkflow(BATCH_ID);
+			expect(run.execution.status).toBe('success');
+
+			const rows = await faultTable.rows();
+			const row = (prompt: string) => rows.find((candidate) => candidate.prompt === prompt) ?? {};
+			// The good rows: one task each, succeeded, their files written byte for byte.
+			for (const prompt of good) {
+				expect([prompt, row(prompt).status, row(prompt).error]).toEqual([prompt, 'succeeded', '']);
+				expect(
+					readFileSync(join(n8n.userFolder, EXAMPLE_VIDEO_FOLDER, String(row(prompt).file))),
+				).toEqual(SAMPLE_MP4);
+			}
+			// Three videos: two failed answers, then three good ones (a failed one asked again).
+			expect(sim.fileDownloads.length - downloadsBefore).toBe(3 + 2);
+			// Nothing was sent for the bad rows; each ends with the field and the value.
+			const created = videoCreates(sim.requests).slice(createsBefore);
+			expect(created).toHaveLength(3);
+			for (const [prompt, said] of [
+				['Fault day: broken request', /Request Fields of the Item.*\{bad/],
+				['Fault day: null request', /Request Fields of the Item.*null/],
+				['Fault day: unknown family', /"Family of the Item": "familyZ" is not a family/],
+			] as const) {
+				expect([prompt, row(prompt).status, row(prompt).taskId]).toEqual([
+					prompt,
+					'notCreated',
+					null,
+				]);
+				expect([prompt, row(prompt).error]).toEqual([prompt, expect.stringMatching(said)]);
+				expect(row(prompt).finishedAt).toBeTruthy();
+			}
+			// The row's own callback_url was not taken: the create called back this workflow only.
+			const familyA = created.find((request) => request.path.startsWith('/vendor-a/'));
+			expect(String((familyA?.body as { callback_url?: string }).callback_url)).toContain(
+				exampleCallbackPath(loadWorkflow(join(EXAMPLES_DIR, DATA_TABLE_EXAMPLE), BATCH_ID)),
+			);
+			expect(JSON.stringify(created.map((request) => request.body))).not.toContain(stealer);
+			expect(internal.arrivals).toEqual([]);
+		});
+
+		test('a video the file host has lost ends its row with the download’s error, the task id and the URL kept; it is asked for once (batch and pipeline)', async () => {
+			const n8n = running();
+			await faultTable.insert([
+				{ prompt: 'Fault day: lost video', family: 'generic', model: 'video-model-1' },
+			]);
+			const downloadsBefore = sim.fileDownloads.length;
+			sim.injectFault({ kind: 'status', method: 'GET', path: '/files/', status: 404, times: 1 });
+			const first = await n8n.runManualWorkflow(BATCH_ID);
+			expect(first.execution.status).toBe('success');
+			const lost = await byPrompt(faultTable, 'Fault day: lost video');
+			expect(lost).toMatchObject({ status: 'downloadFailed', downloadAttempts: '1', file: '' });
+			expect(lost.taskId).toBeTruthy();
+			expect(lost.finishedAt).toBeTruthy();
+			expect(lost.error).toMatch(
+				new RegExp(
+					`Could not download the video of task ${String(lost.taskId)} from http://\\S+/files/\\S+: HTTP 404`,
+				),
+			);
+			expect(sim.fileDownloads.length - downloadsBefore).toBe(1);
+			// A later run leaves the row alone: nothing fetched again, nothing changed.
+			const again = await n8n.runManualWorkflow(BATCH_ID);
+			expect(again.execution.status).toBe('success');
+			expect(sim.fileDownloads.length - downloadsBefore).toBe(1);
+			expect(await byPrompt(faultTable, 'Fault day: lost video')).toEqual(lost);
+
+			// The pipeline: one of two rows loses its video; the other finishes with its file.
+			const pipelineDownloads = sim.fileDownloads.length;
+			sim.injectFault({ kind: 'status', method: 'GET', path: '/files/', status: 404, times: 1 });
+			const prompts = ['Fault day: pipeline one', 'Fault day: pipeline two'];
+			await pipelineTable.insert(
+				prompts.map((prompt) => ({ prompt, family: 'generic', model: 'video-model-1' })),
+			);
+			await until(
+				'both pipeline rows finished',
+				FINISH_TIMEOUT_MS,
+				async () => {
+					const rows = await pipelineTable.rows();
+					return prompts.every((prompt) => rows.find((row) => row.prompt === prompt)?.finishedAt);
+				},
+				2_000,
+			);
+			const ends = await Promise.all(prompts.map((prompt) => byPrompt(pipelineTable, prompt)));
+			expect(ends.map((end) => end.status).sort()).toEqual(['downloadFailed', 'succeeded']);
+			const failed = ends.find((end) => end.status === 'downloadFailed') as VideoTableRow;
+			expect(failed.error).toMatch(/HTTP 404/);
+			expect(failed.taskId).toBeTruthy();
+			expect(sim.fileDownloads.length - pipelineDownloads).toBe(2);
 		});
 	},
 );

@@ -214,12 +214,40 @@ describe('Model Gateway Wait for Task: Wait in This Execution', () => {
 		expect(failed).toEqual([
 			{
 				json: {
+					family: 'generic',
 					error: 'Item 0: "Task ID" is empty',
 					errorDescription: 'Nothing was sent to the gateway for this item.',
 				},
 				pairedItem: { item: 0 },
 			},
 		]);
+	});
+
+	it('with Continue On Fail, an unknown family fails alone on Failed, with the task it names', async () => {
+		const [task] = await createTasks('generic', { model: 'g', genericPrompt: 'fine' });
+		const before = gateway.simulator.requests.length;
+		const result = await runNode(
+			{ ...waitNode(), continueOnFail: true },
+			{
+				credentials: gateway.credentials(),
+				input: [task, { json: { family: 'familyZ', taskId: 'row-7-task' } }],
+			},
+		);
+		const [succeeded, failed] = outputs(result);
+		expect(succeeded.map((item) => item.json.taskId)).toEqual([task.json.taskId]);
+		expect(failed.map((item) => item.json)).toEqual([
+			{
+				family: 'familyZ',
+				taskId: 'row-7-task',
+				error:
+					'Item 1: "Family" is "familyZ", which is not a task family (one of taskS, familyA, generic, familyB, familyC, longRunning)',
+				errorDescription: 'Nothing was sent to the gateway for this item.',
+			},
+		]);
+		// Only the good task was asked about.
+		expect(
+			gateway.simulator.requests.slice(before).every((request) => !request.path.includes('row-7')),
+		).toBe(true);
 	});
 
 	it('takes the reference from expressions (ids from a sheet)', async () => {

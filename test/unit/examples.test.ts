@@ -303,9 +303,10 @@ const RUN_TRIGGERS = ['When clicking ‘Execute workflow’', 'Every Minute'];
 const CARRIED_TABLE: Record<string, string> = {
 	'Attach Task to Its Row': "={{ $('Task Callback Trigger').first().json.query.table }}",
 	'Claim the Row for Its Video': "={{ $('Task Callback Trigger').first().json.query.table }}",
-	'Complete the Row': "={{ $('Video to Fetch').first().json.table }}",
-	'Record Called-Back Failure': "={{ $('Video to Fetch').first().json.table }}",
 };
+
+/** What the finished-video execution's nodes (after Video to Fetch) read: the table it carries. */
+const FINISHED_VIDEO_TABLE = "={{ $('Video to Fetch').first().json.table }}";
 
 /**
  * Issue 42: no table pickers. Every Data table node of a Data Table example reads the table of
@@ -376,6 +377,16 @@ test('the Data Table examples find their table in every run, with one picker lef
 		expect(pickers.map((node) => [node.name, node.disabled])).toEqual([
 			['n8n 1.x Only: Pick Your Table Here', true],
 		]);
+		const afterVideoToFetch = new Set<string>();
+		const reach = (name: string) => {
+			for (const links of workflow.connections[name]?.main ?? [])
+				for (const { node } of links ?? [])
+					if (!afterVideoToFetch.has(node)) {
+						afterVideoToFetch.add(node);
+						reach(node);
+					}
+		};
+		reach('Video to Fetch');
 		for (const node of tables.filter((table) => table.parameters?.resource !== 'table'))
 			if (!pickers.includes(node))
 				expect([node.name, node.parameters?.dataTableId]).toEqual([
@@ -383,7 +394,11 @@ test('the Data Table examples find their table in every run, with one picker lef
 					{
 						__rl: true,
 						mode: 'id',
-						value: CARRIED_TABLE[node.name] ?? "={{ $('Table').first().json.id }}",
+						value:
+							CARRIED_TABLE[node.name] ??
+							(afterVideoToFetch.has(node.name)
+								? FINISHED_VIDEO_TABLE
+								: "={{ $('Table').first().json.id }}"),
 					},
 				]);
 		// What carries the table: the callback URL the run builds, the finished video it hands on.

@@ -17,7 +17,13 @@ import {
 } from '../../shared/tasks/queryFailure';
 import type { NormalizedTask } from '../../shared/tasks';
 import { BATCH_REPORT_OPTION, CHECK_ONCE, waitForTaskProperties } from '../description';
-import { earliestCheckAt, entriesOf, isFinishedTaskItem, type WaitEntry } from '../entries';
+import {
+	earliestCheckAt,
+	entriesOf,
+	isFinishedTaskItem,
+	namedTask,
+	type WaitEntry,
+} from '../entries';
 import { paceLoopedPass } from '../loopPace';
 import {
 	addDownloadedVideos,
@@ -129,7 +135,10 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			entries.push(...entriesOf(this, item, itemIndex, started, maxWaitMs));
 		} catch (error) {
 			if (!this.continueOnFail()) throw asNodeError(this, error, itemIndex);
-			routes.failed.push({ order, item: errorItem(error, itemIndex) });
+			const refused = errorItem(error, itemIndex);
+			// With the task it names, so its row can be found and failed alone (issue 54).
+			refused.json = { ...namedTask(this, itemIndex), ...refused.json };
+			routes.failed.push({ order, item: refused });
 		}
 	}
 	const orderOf = new Map(
