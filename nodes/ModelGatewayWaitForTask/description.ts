@@ -132,7 +132,7 @@ export const waitForTaskProperties: INodeProperties[] = [
 			type: 'boolean',
 			default: false,
 			description:
-				'Whether to download the finished video into binary data. Download links are public, so no credential is sent to them.',
+				'Whether to download the finished video into binary data. Download links are public, so no credential is sent to them. A file host failing for a moment (5xx, timeout, dropped connection) is asked again, 3 attempts in all; a download that still fails keeps the task on Succeeded with downloadError and downloadRetryable (whether a later run may get it).',
 		},
 		{
 			...itemsInFlightOption,

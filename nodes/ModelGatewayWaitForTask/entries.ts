@@ -228,7 +228,11 @@ function newEntry(
 ): WaitEntry {
 	const rule = taskFamily(reference.family).pollPolicy;
 	const waitStartedAt = carried.waitStartedAt ?? now;
-	const createdAtMs = epochMs(reference.createdAt) ?? waitStartedAt;
+	// A created time ahead of ours (a gateway's clock running fast, within createdAtProblem's
+	// tolerance) counts as when the wait began, now on a first pass: the family's delays and the
+	// wait's timing start there, not minutes from now. Not each pass's own now, which would push a
+	// loop's first check back on every pass until our clock caught up.
+	const createdAtMs = Math.min(epochMs(reference.createdAt) ?? now, waitStartedAt, now);
 	const timing = { reference, rule, createdAtMs, lastCheckedAt: carried.lastCheckedAt };
 	return {
 		inputIndex: itemIndex,

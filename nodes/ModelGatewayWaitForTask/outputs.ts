@@ -6,6 +6,7 @@ import type {
 } from 'n8n-workflow';
 
 import { downloadToBinary } from '../shared/media/download';
+import { isRetryableDownloadFailure } from '../shared/media/downloadFailure';
 import type { NormalizedTask } from '../shared/tasks';
 import { taskItem, videoBinaryProperty } from '../shared/tasks/taskItem';
 import { PENDING_TASKS, type WaitEntry } from './entries';
@@ -62,8 +63,10 @@ export async function taskOutputItem(
 /**
  * Downloads a succeeded task's videos into the item's binary data, after what it holds already
  * (inline videos). A failed download keeps the item (the task succeeded and was billed) and says
- * why in `downloadError`. Used for tasks this node checked and for finished tasks handed to it
- * (a callback, a hand-on from another workflow), which are not queried again.
+ * why in `downloadError`, and in `downloadRetryable` whether a later run may well get the file
+ * (the file host failed for a moment) or cannot (an expired link, a refused URL). Used for tasks
+ * this node checked and for finished tasks handed to it (a callback, a hand-on from another
+ * workflow), which are not queried again.
  */
 export async function addDownloadedVideos(
 	context: IExecuteFunctions,
@@ -73,6 +76,9 @@ export async function addDownloadedVideos(
 	settings: OutputSettings,
 ): Promise<void> {
 	if (task.status !== 'succeeded') return;
+	// An item fed back to try again carries the last run's verdict: this run's replaces it.
+	delete item.json.downloadError;
+	delete item.json.downloadRetryable;
 	const binary: IBinaryKeyData = { ...item.binary };
 	const base = settings.binaryPropertyName;
 	const taskId = task.taskId || 'video';
@@ -88,6 +94,7 @@ export async function addDownloadedVideos(
 		} catch (error) {
 			// The task succeeded and was billed: keep it, and say why its file is missing.
 			item.json.downloadError = (error as Error).message;
+			item.json.downloadRetryable = isRetryableDownloadFailure(error);
 		}
 	}
 	if (Object.keys(binary).length > 0) item.binary = binary;

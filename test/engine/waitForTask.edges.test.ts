@@ -1,5 +1,6 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
+import { useFakeDate } from './fakeDate';
 import { runNode, type RunResult } from './harness';
 import { useSimulator } from './simulatorFixture';
 import { videoNode } from './videoNode';
@@ -13,6 +14,7 @@ import { videoNode } from './videoNode';
 const gateway = useSimulator({ queuedMs: 0, runningMs: 3_600_000 });
 
 const ago = (ms: number) => new Date(Date.now() - ms).toISOString();
+const HOUR = 3_600_000;
 
 async function runningTask(): Promise<IDataObject> {
 	const result = await runNode(
@@ -89,6 +91,15 @@ describe('Wait for Task and Get Status refuse what cannot be right, and send not
 			{ family: 'generic', taskId: 'g-1', createdAt: '+012345-01-01T00:00:00.000Z' },
 			'Item 0: "Created At" is +012345-01-01T00:00:00.000Z, which lies in the future',
 		],
+		// Past the hour a gateway's clock may run ahead: a wrong time, not a skewed one.
+		(() => {
+			const createdAt = ago(-2 * HOUR);
+			return [
+				'a Created At two hours ahead',
+				{ family: 'generic', taskId: 'g-1', createdAt },
+				`Item 0: "Created At" is ${createdAt}, which lies in the future`,
+			] as const;
+		})(),
 	])('%s', async (_name, json, message) => {
 		const wait = await runNode(checkOnce(), {
 			credentials: gateway.credentials(),
@@ -101,6 +112,55 @@ describe('Wait for Task and Get Status refuse what cannot be right, and send not
 		});
 		expect(status.error('Node Under Test')?.message).toBe(message);
 		expect(gateway.simulator.requests).toEqual([]);
+	});
+});
+
+describe('a gateway clock ahead of ours fails no task', () => {
+	afterEach(() => {
+		jest.useRealTimers();
+	});
+
+	it('a Created At 10 minutes ahead is accepted, and the wait counts from now: first check 10 s on, pass after pass', async () => {
+		useFakeDate();
+		const started = Date.now();
+		const createdAt = new Date(started + 10 * 60_000).toISOString();
+		const task: IDataObject = { ...(await runningTask()), createdAt };
+		const path = `/v1/videos/${String(task.taskId)}`;
+
+		// First pass: not due yet (a generic task's first check is 10 s after creation), but due
+		// 10 s from now, not 10 s after the gateway's clock.
+		const first = await runNode(checkOnce(), {
+			credentials: gateway.credentials(),
+			input: [{ json: task }],
+		});
+		expect(first.error('Node Under Test')).toBeUndefined();
+		const [firstPending] = outputs(first)[3][0].json.pendingTasks as IDataObject[];
+		expect(firstPending).toMatchObject({ taskId: task.taskId, polls: 0, createdAt });
+		expect(Date.parse(String(firstPending.nextCheckAt))).toBe(started + 10_000);
+
+		// Fed back 10 s later: checked, although the gateway's created time is still ahead.
+		jest.setSystemTime(started + 10_000);
+		const second = await runNode(checkOnce(), {
+			credentials: gateway.credentials(),
+			input: [{ json: outputs(first)[3][0].json }],
+		});
+		expect(second.error('Node Under Test')).toBeUndefined();
+		const [succeeded, failed, timedOut, stillRunning] = outputs(second);
+		expect([succeeded.length, failed.length, timedOut.length]).toEqual([0, 0, 0]);
+		const [checked] = stillRunning[0].json.pendingTasks as IDataObject[];
+		// (Its createdAt is now the record's, as the gateway answered it.)
+		expect(checked).toMatchObject({ taskId: task.taskId, polls: 1, status: 'running' });
+		expect(checked).not.toHaveProperty('lastCheckError');
+		expect(gateway.simulator.requestsTo('GET', path)).toHaveLength(1);
+
+		// Get Status asks at once too.
+		const status = await runNode(videoNode('generic', 'getStatus', {}), {
+			credentials: gateway.credentials(),
+			input: [{ json: task }],
+		});
+		expect(status.error('Node Under Test')).toBeUndefined();
+		expect(status.items[0].json).toMatchObject({ taskId: task.taskId, status: 'running' });
+		expect(gateway.simulator.requestsTo('GET', path)).toHaveLength(2);
 	});
 });
 

@@ -171,21 +171,42 @@ describe('Wait for Task: a failed query', () => {
 		expect(gateway.simulator.requestsTo('GET', '/v1/videos/video_unknown')).toHaveLength(2);
 	});
 
-	it('a refused credential (401) stops the node, as it concerns every task; under Continue On Fail it routes the tasks to Failed', async () => {
+	it('a refused credential (401) stops the node, as it concerns every task; under Continue On Fail the tasks wait on, none marked failed', async () => {
 		gateway.expectViolations('wrong-credential');
-		const [known] = await runningTasks(1);
+		const [known, other] = await runningTasks(2);
 		const wrongKey = gateway.credentials({ apiKey: 'not-the-key' });
 		const stopped = await runNode(waitForTask('checkOnce'), {
 			credentials: wrongKey,
 			input: [{ json: known }],
 		});
 		expect(stopped.error(NODE)).toMatchObject({ httpCode: '401' });
+		const refusal = `The credential was refused (HTTP 401): ${String(stopped.error(NODE)?.message)}`;
 
+		// A rotated key must not mark paid tasks failed: both stay on Still Running, saying why.
 		const continued = await runNode(waitForTask('checkOnce', {}, true), {
 			credentials: wrongKey,
-			input: [{ json: known }],
+			input: [{ json: known }, { json: other }],
 		});
-		const [, failed] = outputs(continued);
-		expect(failed.map((item) => item.json.taskId)).toEqual([known.taskId]);
+		expect(continued.error(NODE)).toBeUndefined();
+		const [succeeded, failed, timedOut, stillRunning] = outputs(continued);
+		expect([succeeded.length, failed.length, timedOut.length]).toEqual([0, 0, 0]);
+		const pending = stillRunning[0].json.pendingTasks as IDataObject[];
+		expect(pending.map((task) => task.taskId)).toEqual([known.taskId, other.taskId]);
+		for (const task of pending) {
+			expect(task).toMatchObject({
+				status: 'queued',
+				done: false,
+				polls: 1,
+				failedChecksInRow: 1,
+				lastCheckError: refusal,
+			});
+			// Back-off after a failed check: twice the 10 s interval, not the regular 10 s.
+			const gapMs = Date.parse(String(task.nextCheckAt)) - Date.parse(String(task.lastCheckedAt));
+			expect(Math.round(gapMs / 1000)).toBe(20);
+		}
+		// Each task was asked once per run: the 401 is not repeated within a check.
+		const asked = (task: IDataObject) =>
+			gateway.simulator.requestsTo('GET', `/v1/videos/${String(task.taskId)}`).length;
+		expect([asked(known), asked(other)]).toEqual([2, 1]);
 	});
 });

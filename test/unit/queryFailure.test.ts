@@ -83,6 +83,7 @@ describe("the gateway's own word (issue 54)", () => {
 		// A refused key stays a set-up error whatever answered; a 429 pauses the batch.
 		expect(classifyQueryFailure(errorOf(401, 'text/html', '<html>x</html>'))).toEqual({
 			kind: 'setup',
+			httpCode: '401',
 		});
 		expect(classifyQueryFailure(errorOf(429, 'text/html', '<html>x</html>'))).toEqual({
 			kind: 'rateLimited',
@@ -96,6 +97,11 @@ describe("the gateway's own word (issue 54)", () => {
 			"Not the gateway's answer (HTTP 404, text/html, an HTML page), from https://gw.example/",
 		);
 		expect(uncheckedReason(new Error('dropped'), { kind: 'transient' })).toBe('dropped');
+		// A refused key says that it was the credential, beside the gateway's words.
+		const refused = errorOf(403, 'application/json', { error: { message: 'Key revoked' } });
+		expect(uncheckedReason(refused, classifyQueryFailure(refused))).toBe(
+			'The credential was refused (HTTP 403): m',
+		);
 	});
 });
 

@@ -208,24 +208,33 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 				const resumeAt = Date.now() + RATE_LIMIT_PAUSE_MS;
 				return { type: 'rateLimited', resumeAt, nextDueAt: Math.max(resumeAt, nextRegularCheck()) };
 			}
-			if (failure.kind === 'transient' || failure.kind === 'notFromGateway') {
+			// A refused credential or URL concerns every task alike: the node stops. Under Continue
+			// On Fail the task waits on instead, as after a 5xx: a rotated API key must not mark
+			// every paid task failed, and once the credential is fixed the next pass finds them.
+			if (failure.kind === 'setup' && !this.continueOnFail()) {
+				throw asNodeError(this, error, entry.inputIndex);
+			}
+			if (
+				failure.kind === 'transient' ||
+				failure.kind === 'notFromGateway' ||
+				failure.kind === 'setup'
+			) {
 				entry.failuresInRow++;
 				entry.lastCheckError = uncheckedReason(error, failure);
 				const backoff = failureBackoffMs(intervalMs, entry.failuresInRow);
+				const fix =
+					failure.kind === 'setup'
+						? '; the credential or its Base URL was refused, so the task is kept waiting (Continue On Fail) until they are fixed'
+						: '';
 				this.logger.warn(
-					`Model Gateway Wait for Task: checking task ${entry.reference.taskId} failed (${entry.lastCheckError}); checking again in ${Math.round(backoff / 1000)} s`,
+					`Model Gateway Wait for Task: checking task ${entry.reference.taskId} failed (${entry.lastCheckError})${fix}; checking again in ${Math.round(backoff / 1000)} s`,
 				);
 				return { type: 'pending', nextDueAt: Math.max(nextRegularCheck(), queriedAt + backoff) };
 			}
 			// The gateway refused the query in its own words (unknown task, bad reference): this
 			// task's failure, on Failed, so one bad row never stops the tasks beside it or a later
-			// run. A refused credential or URL stops the node (unless Continue On Fail), as it
-			// concerns every task.
-			if (failure.kind === 'setup' && !this.continueOnFail()) {
-				throw asNodeError(this, error, entry.inputIndex);
-			}
-			// Failed, as it is routed: the task cannot be followed any further. Its error says why;
-			// failed checks before it no longer matter.
+			// run. Failed, as it is routed: the task cannot be followed any further. Its error says
+			// why; failed checks before it no longer matter.
 			entry.failuresInRow = 0;
 			entry.lastCheckError = undefined;
 			entry.task = {

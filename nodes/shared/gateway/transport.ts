@@ -323,12 +323,13 @@ export function codeMemberFailure(
 	};
 }
 
-interface NetworkFailure {
+export interface NetworkFailure {
 	code: string;
 	message: string;
 }
 
-function asNetworkFailure(error: unknown): NetworkFailure {
+/** The network code of a failed request (ECONNRESET, ECONNABORTED, …; UNKNOWN if none) and its message. */
+export function asNetworkFailure(error: unknown): NetworkFailure {
 	// n8n's helpers wrap the underlying client error in a NodeApiError that keeps the
 	// network code (ECONNREFUSED, ECONNABORTED, ...) in `httpCode`.
 	const record = (error ?? {}) as {

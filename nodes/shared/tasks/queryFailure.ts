@@ -13,8 +13,11 @@ import { httpAnswerOf, type HttpAnswer } from '../gateway/gatewayError';
 export type QueryFailure =
 	/** A 429 the transport did not wait out: the whole batch pauses. */
 	| { kind: 'rateLimited' }
-	/** The credential or its URL (a refused key, a redirect not followed): every task alike. */
-	| { kind: 'setup' }
+	/**
+	 * The credential or its URL (a refused key, a redirect not followed): every task alike.
+	 * `httpCode` is the answer's status (401, 403, 3xx).
+	 */
+	| { kind: 'setup'; httpCode: string }
 	/** The gateway refused this task's query in its own words (4xx): asking again will not help. */
 	| { kind: 'refused' }
 	/** Refused by something that is not the gateway: a transient fault, checked again later. */
@@ -26,7 +29,7 @@ export function classifyQueryFailure(error: unknown): QueryFailure {
 	const httpCode = error instanceof NodeApiError ? String(error.httpCode ?? '') : '';
 	if (httpCode === '429') return { kind: 'rateLimited' };
 	if (httpCode === '401' || httpCode === '403' || /^3\d\d$/.test(httpCode)) {
-		return { kind: 'setup' };
+		return { kind: 'setup', httpCode };
 	}
 	const answer = httpAnswerOf(error);
 	if (answer && !answer.fromGateway) return { kind: 'notFromGateway', answer };
@@ -51,7 +54,12 @@ export function uncheckedReason(error: unknown, failure: QueryFailure): string {
 	if (failure.kind === 'notFromGateway') {
 		return `Not the gateway's answer (${describeAnswer(failure.answer)}), from ${failure.answer.baseUrl}`;
 	}
-	return error instanceof Error ? error.message : String(error);
+	const message = error instanceof Error ? error.message : String(error);
+	// The gateway's words for a refused key ("Invalid API key") do not say it was the credential.
+	if (failure.kind === 'setup' && (failure.httpCode === '401' || failure.httpCode === '403')) {
+		return `The credential was refused (HTTP ${failure.httpCode}): ${message}`;
+	}
+	return message;
 }
 
 /** Fewest refusals alike, and every query of the run, before they are taken for a set-up fault. */

@@ -326,13 +326,18 @@ export function normalizedTask(
 	return task;
 }
 
-/** Clocks differ a little between the gateway, n8n and the sheet a time came from. */
-const CLOCK_SKEW_MS = 5 * 60_000;
+/**
+ * Clocks differ between the gateway, n8n and the sheet a time came from: a callback's
+ * `created_at` from a gateway whose clock runs minutes ahead is normal, and must not fail a
+ * paid task. Beyond an hour the time is wrong, not skewed (a typo, a time zone read as UTC).
+ */
+const CLOCK_SKEW_MS = 60 * 60_000;
 
 /**
  * What is wrong with a task's creation time, if anything: it must be a time (ISO, as Create
- * outputs it) and not in the future. Waiting rules count from it, so a wrong one would make
- * a query early (Task family S) or a wait end at once.
+ * outputs it) and not more than CLOCK_SKEW_MS in the future. Waiting rules count from it, so a
+ * wrong one would make a query early (Task family S) or a wait end at once. A time within the
+ * tolerance but ahead of `now` is for the reader to count from `now`.
  */
 export function createdAtProblem(
 	createdAt: string | null | undefined,
