@@ -281,7 +281,7 @@ describe('Model Gateway Video: limits are enforced before anything is sent', () 
 			{ credentials: gateway.credentials() },
 		);
 		expect(result.error('Node Under Test')?.message).toBe(
-			'Item 0: "Additional Body Fields": must be a JSON object',
+			'Item 0: "Additional Body Fields": must be a JSON object, and is [1,2]',
 		);
 		expect(gateway.simulator.requests).toHaveLength(0);
 	});

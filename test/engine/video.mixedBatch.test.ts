@@ -189,7 +189,7 @@ describe('Model Gateway Video: family from each item', () => {
 			input: notAnObject,
 		});
 		expect(second.error('Create')?.message).toBe(
-			'Item 0: "Request Fields of the Item": must be a JSON object',
+			'Item 0: "Request Fields of the Item": must be a JSON object, and is ["a","list"]',
 		);
 		expect(gateway.simulator.requests).toEqual([]);
 	});

@@ -53,6 +53,12 @@ export function familyOptions(
 	return itemParameter(context, name, itemIndex, {}) as IDataObject;
 }
 
+/** The value a person gave, as short text: the row's cell to fix, never megabytes of it. */
+function shownValue(value: unknown): string {
+	const text = typeof value === 'string' ? value : JSON.stringify(value);
+	return text.length > 80 ? `${text.slice(0, 80)}… (${text.length} characters)` : text;
+}
+
 /** A JSON parameter that must hold an object (or JSON text of one); empty gives `{}`. */
 export function jsonObjectParameter(
 	context: IExecuteFunctions,
@@ -65,7 +71,7 @@ export function jsonObjectParameter(
 	if (value === null || typeof value !== 'object' || Array.isArray(value)) {
 		throw new NodeOperationError(
 			nodeOfRun(context),
-			`Item ${itemIndex}: "${label}": must be a JSON object`,
+			`Item ${itemIndex}: "${label}": must be a JSON object, and is ${shownValue(value)}`,
 			{ itemIndex, description: 'Nothing was sent to the gateway.' },
 		);
 	}
