@@ -25,7 +25,7 @@ export const DEFAULT_SECRET = '={{ $nodeId }}';
 export const taskTriggerProperties: INodeProperties[] = [
 	{
 		displayName:
-			'Put this node’s Production URL into the Callback URL of a Model Gateway Video (Task family S, Family A) request, with its option Add Callback Secret on, or of an Asset Review request (with a typed secret), then activate (publish) this workflow. Each callback starts one execution; duplicates, stale and (by default) unfinished events are answered without starting one.',
+			'Put this node’s Production URL into the Callback URL of a Model Gateway Video (Task Family S, Family A) request, with its option Add Callback Secret on, or of an Asset Review request (with a typed secret), then activate (publish) this workflow. Each callback starts one execution; duplicates, stale and (by default) unfinished events are answered without starting one.',
 		name: 'notice',
 		type: 'notice',
 		default: '',
@@ -94,7 +94,7 @@ export const taskTriggerProperties: INodeProperties[] = [
 				name: 'Detect From Payload',
 				value: AUTO_DETECT,
 				description:
-					'Task family S, Family A, Family C and asset review callbacks are recognized by their fields',
+					'Task Family S, Family A, Family C and asset review callbacks are recognized by their fields',
 			},
 			...Object.values(TASK_FAMILIES).map((family) => ({
 				name: family.displayName,

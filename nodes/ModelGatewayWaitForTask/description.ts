@@ -45,7 +45,7 @@ export const waitForTaskProperties: INodeProperties[] = [
 	},
 	{
 		displayName:
-			'Holds this execution (and, in queue mode, a worker slot) until every task is done. An n8n restart ends the wait; for long batches use "Check Once and Route" in a loop, or the Model Gateway Task Trigger.',
+			'Holds this execution (and, in queue mode, a worker slot) until every task is done. An n8n restart ends the wait; for long batches use "Check Once and Route" in a loop, or the Model Gateway Task Callback Trigger.',
 		name: 'waitHereNotice',
 		type: 'notice',
 		default: '',
@@ -114,8 +114,8 @@ export const waitForTaskProperties: INodeProperties[] = [
 		type: 'number',
 		typeOptions: { minValue: 1, numberPrecision: 0 },
 		default: 60,
-		description:
-			'After this long since the task was created (or since its first allowed check, for families that may not be checked at once), the task goes to Timed Out with its last known status',
+		// As entries.ts counts it (deadlineAt), not from Created At: a task may not be checked at once.
+		description: `After this long since waiting for the task began (this node, or the first pass of its loop), or since its first allowed check when that is later (${TASK_FAMILIES.taskS.displayName}: ${TASK_FAMILIES.taskS.pollPolicy.firstPollAfterMs / 60_000} minutes after creation), the task goes to Timed Out with its last known status`,
 	},
 	optionsCollection([
 		{

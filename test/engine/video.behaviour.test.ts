@@ -448,7 +448,7 @@ describe('Model Gateway Video: Get Status keeps the Task family S polling rule',
 			`Item 0: this ${TASK_FAMILIES.taskS.displayName} task may be queried from ${allowedAt}`,
 		);
 		expect(error?.description).toBe(
-			`${TASK_FAMILIES.taskS.pollPolicy.guidance} Use Model Gateway Wait for Task, which keeps this rule for you, or start a workflow from the task's callback with Model Gateway Task Trigger. Nothing was sent to the gateway.`,
+			`${TASK_FAMILIES.taskS.pollPolicy.guidance} Use Model Gateway Wait for Task, which keeps this rule for you, or start a workflow from the task's callback with Model Gateway Task Callback Trigger. Nothing was sent to the gateway.`,
 		);
 		expect(gateway.simulator.requestsTo('GET', '/v1/task/get/')).toHaveLength(0);
 	});

@@ -132,7 +132,7 @@ function refuseEarlyQuery(
 	const refuse = (message: string): never => {
 		throw new NodeOperationError(nodeOfRun(context), `Item ${itemIndex}: ${message}`, {
 			itemIndex,
-			description: `${policy.guidance} Use Model Gateway Wait for Task, which keeps this rule for you, or start a workflow from the task's callback with Model Gateway Task Trigger. Nothing was sent to the gateway.`,
+			description: `${policy.guidance} Use Model Gateway Wait for Task, which keeps this rule for you, or start a workflow from the task's callback with Model Gateway Task Callback Trigger. Nothing was sent to the gateway.`,
 		});
 	};
 	if (!reference.createdAt) {
