@@ -475,8 +475,15 @@ describe.each(N8N_LINES)(
 				path: /^\/(v1\/videos|vendor-a\/v1\/videos)\/[^/]+/,
 				times: 3,
 			});
+			const requestsBefore = sim.requests.length;
 			const run = await n8n.runManualWorkflow(BATCH_ID);
 			expect(run.execution.status).toBe('success');
+			// The proxy's three HTML 404s were met by task queries of this run.
+			expect(
+				sim.requests
+					.slice(requestsBefore)
+					.filter((request) => request.method === 'GET' && request.status === 404),
+			).toHaveLength(3);
 
 			const rows = await faultTable.rows();
 			const row = (prompt: string) => rows.find((candidate) => candidate.prompt === prompt) ?? {};
@@ -508,7 +515,8 @@ describe.each(N8N_LINES)(
 					null,
 				]);
 				expect([prompt, row(prompt).error]).toEqual([prompt, expect.stringMatching(said)]);
-				expect(row(prompt).finishedAt).toBeTruthy();
+				// Claimed, so no later run takes it again (the batch ends a refused row by its status).
+				expect(row(prompt).claimedAt).toBeTruthy();
 			}
 			// The row's own callback_url was not taken: the create called back this workflow only.
 			const familyA = created.find((request) => request.path.startsWith('/vendor-a/'));
