@@ -29,7 +29,7 @@
  * its leader removes it, with its binary data (every video, 1 MiB), on the next hard delete
  * (EXECUTIONS_DATA_PRUNE_HARD_DELETE_INTERVAL, 15 minutes by default; 1.x deletes at once).
  * Postgres is therefore measured twice: at the end, and once n8n's hard delete has run, with
- * the interval docs/running-at-scale.md asks for (BENCH_HARD_DELETE_MINUTES).
+ * the interval docs/before-you-publish.md#settings-to-set asks for (BENCH_HARD_DELETE_MINUTES).
  */
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'fs';
 import { tmpdir } from 'os';

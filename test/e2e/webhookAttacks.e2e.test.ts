@@ -21,12 +21,13 @@
  * - a proxy in front of the gateway answering task queries with an HTML 404: no row marked failed;
  * - a `request` cell that is no JSON object, an unknown family: nothing sent, the row says why;
  * - a row's own `callback_url`: dropped, nothing carries the secret elsewhere;
- * - a video the file host has lost (404): its row ends `downloadFailed` with the address, asked once.
+ * - a video the file host has lost (404): its row ends `downloadFailed` with the address, asked once;
+ * - a finished callback whose video is a `data:` URL: nothing stored, the row says why.
  */
 import { execFile } from 'node:child_process';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -577,7 +578,49 @@ describe.each(N8N_LINES)(
 			expect(sim.fileDownloads.length - pipelineDownloads).toBe(2);
 		});
 
-		// n8n 1.x has no SSRF protection (docs/running-at-scale.md says what it cannot protect).
+		test('a finished callback whose video is a data: URL stores nothing: its row ends downloadFailed, saying why (pipeline)', async () => {
+			const n8n = running();
+			const taskId = 'cgt-data-url-1';
+			// A row an earlier run claimed and created, its task now calling back.
+			await pipelineTable.insert([
+				{
+					prompt: 'Fault day: data URL',
+					family: 'taskS',
+					model: 'seedance-video-1',
+					claimedBy: 'run-of-the-data-url',
+					taskId,
+					status: 'running',
+					nextCheckAt: new Date(Date.now() + 3_600_000).toISOString(),
+				},
+			]);
+			const row = await byPrompt(pipelineTable, 'Fault day: data URL');
+			const dataUrl = `data:video/mp4;base64,${SAMPLE_MP4.toString('base64')}`;
+			const query = `row=${String(row.id)}&claim=run-of-the-data-url&table=${pipelineTable.id}`;
+			const answer = await n8n.http(
+				'POST',
+				`/webhook/${exampleCallbackPath(pipeline)}?${query}&secret=${exampleCallbackSecret(sim.apiKey)}`,
+				{ body: finalSCallback(taskId, dataUrl) },
+			);
+			expect(answer.status).toBe(200);
+			await until(
+				'the data: URL row finished',
+				60_000,
+				async () => Boolean((await byPrompt(pipelineTable, 'Fault day: data URL')).finishedAt),
+				1_000,
+			);
+			const ended = await byPrompt(pipelineTable, 'Fault day: data URL');
+			expect(ended).toMatchObject({ status: 'downloadFailed', taskId, file: '' });
+			expect(ended.error).toMatch(
+				new RegExp(`Could not download the video of task ${taskId}: its URL is a data: URL`),
+			);
+			expect(
+				readdirSync(join(n8n.userFolder, EXAMPLE_VIDEO_FOLDER)).filter((file) =>
+					file.includes(taskId),
+				),
+			).toEqual([]);
+		});
+
+		// n8n 1.x has no SSRF protection (docs/before-you-publish.md#ssrf-protection says what it cannot protect).
 		if (line === 2)
 			test('with SSRF protection on, the pipeline works end to end: every row finishes, every video downloaded, no fetch refused', async () => {
 				const rows = sixFamilyRows('Behind SSRF protection', 0, 6).filter(

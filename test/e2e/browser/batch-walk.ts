@@ -51,7 +51,7 @@ import { lastFailure, readmeSteps } from './readme-walk';
 
 export const BATCH_WALK_EXAMPLE = DATA_TABLE_EXAMPLE;
 /** The README's list this walk follows. */
-const STEPS_HEADING = '`video-data-table-batch.json`, step by step';
+const STEPS_HEADING = '### `video-data-table-batch.json`, step by step';
 const TABLE_NAME = 'video_batch';
 const TRIGGER_NAME = 'Task Callback Trigger';
 /** Three generic rows and one of Family A, whose task calls back to the trigger. */

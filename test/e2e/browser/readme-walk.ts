@@ -43,8 +43,8 @@ import { firstLine, withEditorPage, type Locator, type Page } from './playwright
 
 const EXAMPLE = 'video-pipeline-data-table.json';
 const README = join(EXAMPLES_DIR, 'README.md');
-/** The paragraph that introduces the example's numbered steps (the list right below it). */
-const STEPS_HEADING = '`video-pipeline-data-table.json`, step by step';
+/** The heading above the example's numbered steps (the list right below it). */
+const STEPS_HEADING = '### `video-pipeline-data-table.json`, step by step';
 /** The node whose credential field step 2 uses (as the README says). */
 const CREDENTIAL_NODE = 'Create Video Tasks';
 const CREDENTIAL_TYPE = 'modelGatewayApi';
