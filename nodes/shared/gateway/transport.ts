@@ -176,7 +176,7 @@ export const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 const MAX_REDIRECTS = 5;
 
 /** Connection failures after which the gateway may or may not have seen the request. */
-const TRANSIENT_NETWORK_CODES = new Set([
+export const TRANSIENT_NETWORK_CODES: ReadonlySet<string> = new Set([
 	'ECONNRESET',
 	'ETIMEDOUT',
 	'ECONNABORTED',

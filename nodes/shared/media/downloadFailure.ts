@@ -1,7 +1,7 @@
 import type { INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { asNetworkFailure } from '../gateway/transport';
+import { TRANSIENT_NETWORK_CODES, asNetworkFailure } from '../gateway/transport';
 
 /**
  * Whether a failed result-file download may succeed when asked again. A GET of a result file is
@@ -15,18 +15,12 @@ import { asNetworkFailure } from '../gateway/transport';
 const TRANSIENT_CLIENT_STATUSES = new Set([408, 429]);
 
 /**
- * Connection failures of a request or of a body while it arrives. ENOTFOUND is not among them:
- * a host name that does not resolve will not resolve a few seconds later (EAI_AGAIN is the
- * resolver's own "try again").
+ * Connection failures of a request or of a body while it arrives: the transport's, and a body
+ * that broke off. ENOTFOUND is left out: a host name that does not resolve will not resolve a
+ * few seconds later (EAI_AGAIN is the resolver's own "try again").
  */
-const TRANSIENT_NETWORK_CODES = new Set([
-	'ECONNRESET',
-	'ECONNREFUSED',
-	'ECONNABORTED',
-	'ETIMEDOUT',
-	'EPIPE',
-	'EAI_AGAIN',
-	'UND_ERR_SOCKET',
+const TRANSIENT_DOWNLOAD_CODES: ReadonlySet<string> = new Set([
+	...[...TRANSIENT_NETWORK_CODES].filter((code) => code !== 'ENOTFOUND'),
 	'ERR_STREAM_PREMATURE_CLOSE',
 ]);
 
@@ -36,7 +30,7 @@ export function isTransientStatus(statusCode: number): boolean {
 
 /** A request that got no answer, or a body that broke off, for a reason that may pass. */
 export function isTransientNetworkError(error: unknown): boolean {
-	return TRANSIENT_NETWORK_CODES.has(asNetworkFailure(error).code);
+	return TRANSIENT_DOWNLOAD_CODES.has(asNetworkFailure(error).code);
 }
 
 /**
