@@ -237,7 +237,7 @@ describe.each(N8N_LINES)('n8n line %s.x, on its defaults: the Data Table pipelin
 		expect(message).toContain(
 			`Settings › callbackUrl (${callbackUrl}) does not reach this workflow's Task Callback Trigger on this n8n (HTTP 500: no published webhook there). Publish the workflow`,
 		);
-		expect(run.execution.data?.resultData.lastNodeExecuted).toBe('Stop: Fix a Webhook URL');
+		expect(run.execution.data?.resultData.lastNodeExecuted).toBe('Stop: Fix a Setting');
 		expect(creates().length).toBe(before);
 		if (line === 2) {
 			// No table of that name yet: this first run created it, with every column, and left the
@@ -258,6 +258,83 @@ describe.each(N8N_LINES)('n8n line %s.x, on its defaults: the Data Table pipelin
 			await table.insert(sixFamilyRows('Pipeline video', 0, 18));
 		}
 		expect((await table.rows()).filter((row) => row.claimedBy)).toEqual([]);
+	});
+
+	test('Settings › createHours: published, no run outside the hours creates; an unreadable value stops the run and says how to write it', async () => {
+		const n8n = running();
+		const before = creates().length;
+		await n8n.updateWorkflow(WORKFLOW_ID, (stored: WorkflowJson) =>
+			setExampleSetting(stored, 'createHours', 'mornings'),
+		);
+		const unreadable = await n8n.runManualWorkflow(WORKFLOW_ID);
+		expect(unreadable.execution.status).toBe('error');
+		expect(unreadable.execution.data?.resultData.lastNodeExecuted).toBe('Stop: Fix a Setting');
+		const message = String(unreadable.execution.data?.resultData.error?.message);
+		const zone = /\(this workflow's time zone: ([^)]+)\)/.exec(message)?.[1] ?? '';
+		expect(message).toContain(
+			`Settings › createHours is "mornings": write the hours in which runs create tasks as HH:MM-HH:MM, for example 07:00-09:00 (this workflow's time zone: ${zone}), or leave it empty to create at every run.`,
+		);
+		// An hour that starts three hours from now on the workflow's clock: no run here is inside.
+		const hourThere = Number(
+			new Intl.DateTimeFormat('en-GB', {
+				timeZone: zone,
+				hour: 'numeric',
+				hourCycle: 'h23',
+			}).format(new Date()),
+		);
+		const clock = (hour: number) => `${String(hour % 24).padStart(2, '0')}:00`;
+		const later = `${clock(hourThere + 3)}-${clock(hourThere + 4)}`;
+		await n8n.updateWorkflow(WORKFLOW_ID, (stored: WorkflowJson) => {
+			setExampleSetting(stored, 'createHours', later);
+			// The example keeps no successful run; here the schedule's runs are kept, to be seen.
+			stored.settings = {
+				...((stored.settings ?? {}) as JsonObject),
+				saveDataSuccessExecution: 'all',
+			};
+		});
+		const published = Date.now();
+		try {
+			await n8n.activateWorkflow(WORKFLOW_ID);
+			await n8n.waitForWebhook(
+				exampleCallbackPath(loadWorkflow(join(EXAMPLES_DIR, PIPELINE_EXAMPLE), WORKFLOW_ID)),
+			);
+			const byHand = await n8n.runManualWorkflow(WORKFLOW_ID);
+			expect([byHand.execution.status, byHand.execution.data?.resultData.error?.message]).toEqual([
+				'success',
+				undefined,
+			]);
+			expect(Object.keys(byHand.execution.data?.resultData.runData ?? {})).not.toContain(
+				'Rows to Create',
+			);
+			// The schedule's own runs, on the published version, skip the create lane too.
+			await until(
+				'a scheduled run outside createHours',
+				60_000,
+				async () => {
+					const page = await n8n.publicApi<{ data: Execution[] }>(
+						'GET',
+						`/executions?workflowId=${WORKFLOW_ID}&status=success&limit=50`,
+					);
+					return page.data.some(
+						(execution) =>
+							execution.mode === 'trigger' && Date.parse(execution.startedAt) >= published,
+					);
+				},
+				1_000,
+			);
+			expect(creates().length).toBe(before);
+			expect((await table.rows()).filter((row) => row.claimedBy)).toEqual([]);
+			expect(await failedExecutions(published)).toEqual([]);
+		} finally {
+			// As shipped again (every run creates, no successful run kept), for the next test.
+			await n8n.updateWorkflow(WORKFLOW_ID, (stored: WorkflowJson) => {
+				setExampleSetting(stored, 'createHours', '');
+				stored.settings = {
+					...((stored.settings ?? {}) as JsonObject),
+					saveDataSuccessExecution: 'none',
+				};
+			});
+		}
 	});
 
 	test(

@@ -406,7 +406,7 @@ describe.each(N8N_LINES)(
 			try {
 				const run = await n8n.runManualWorkflow(BATCH_ID);
 				expect(run.execution.status).toBe('error');
-				expect(run.execution.data?.resultData.lastNodeExecuted).toBe('Stop: Fix a Webhook URL');
+				expect(run.execution.data?.resultData.lastNodeExecuted).toBe('Stop: Fix a Setting');
 				expect(String(run.execution.data?.resultData.error?.message)).toContain(
 					"The Task Callback Trigger's Secret is not Made From the Credential",
 				);

@@ -282,11 +282,15 @@ test('a Data Table example checks its webhook URLs after the guard and before it
 		expect(next('SQLite Without a Pool?', 1)).toEqual(['Webhook URLs to Check']);
 		expect(next('Webhook URLs to Check')).toEqual(['Ask Each URL']);
 		expect(next('Ask Each URL')).toEqual(['Check the Answers']);
-		expect(next('Check the Answers')).toEqual(['URLs Reach This Workflow?']);
-		expect(next('URLs Reach This Workflow?', 1)).toEqual(['Stop: Fix a Webhook URL']);
-		const lanes = next('URLs Reach This Workflow?', 0);
+		expect(next('Check the Answers')).toEqual(['Set-up Sound?']);
+		expect(next('Set-up Sound?', 1)).toEqual(['Stop: Fix a Setting']);
+		const lanes = next('Set-up Sound?', 0);
 		expect(lanes.length).toBeGreaterThan(0);
-		for (const lane of lanes)
+		// Every lane starts by reading the table; the pipeline's create lane asks the clock first.
+		const firstReads = lanes.map((lane) =>
+			lane === 'Time to Create?' ? next('Time to Create?')[0] : lane,
+		);
+		for (const lane of firstReads)
 			expect(workflow.nodes.find((node) => node.name === lane)?.type).toBe(
 				'n8n-nodes-base.dataTable',
 			);
@@ -294,6 +298,61 @@ test('a Data Table example checks its webhook URLs after the guard and before it
 			workflow.nodes.find((node) => node.name === 'Webhook URLs to Check')?.parameters?.jsCode,
 		);
 		expect(code).toContain(`'callbackUrl'`);
+	}
+});
+
+/** The set-up verdict of the pipeline ('Check the Answers'), run on stand-ins for n8n's variables. */
+function pipelineVerdict(
+	createHours: string,
+	clock: { hour: number; minute: number },
+): { ready: boolean; message: string; createNow: boolean } {
+	const workflow = dataTableExamples().find(
+		(example) => example.id === exampleWorkflowId('video-pipeline-data-table.json'),
+	);
+	const code = String(
+		workflow?.nodes.find((node) => node.name === 'Check the Answers')?.parameters?.jsCode,
+	);
+	const settings = { callbackUrl: '', callbackSecretFromCredential: true, createHours };
+	const $ = (name: string) => ({
+		first: () => ({ json: name === 'Settings' ? settings : {} }),
+		all: () => [],
+	});
+	const $input = { all: () => [] };
+	const $now = { ...clock, zoneName: 'Europe/Berlin' };
+	const run = new Function('$', '$input', '$now', code) as (
+		...args: unknown[]
+	) => Array<{ json: { ready: boolean; message: string; createNow: boolean } }>;
+	return run($, $input, $now)[0].json;
+}
+
+/**
+ * Issue 55: "every morning" without editing a lane. Settings › createHours gates the create lane
+ * by the clock of the workflow's time zone; the schedule stays every minute for the checks.
+ */
+test('the pipeline creates inside Settings › createHours only, and refuses a window it cannot read', () => {
+	const at = (hour: number, minute = 0) => ({ hour, minute });
+	const creates = (hours: string, clock: { hour: number; minute: number }) => {
+		const verdict = pipelineVerdict(hours, clock);
+		expect(verdict).toMatchObject({ ready: true, message: '' });
+		return verdict.createNow;
+	};
+	expect(creates('', at(3))).toBe(true);
+	expect(creates('07:00-09:00', at(6, 59))).toBe(false);
+	expect(creates('07:00-09:00', at(7))).toBe(true);
+	expect(creates('07:00-09:00', at(8, 59))).toBe(true);
+	expect(creates('07:00-09:00', at(9))).toBe(false);
+	expect(creates(' 7:30 - 8:00 ', at(7, 45))).toBe(true);
+	// A window that passes midnight.
+	expect(creates('22:00-02:00', at(23, 30))).toBe(true);
+	expect(creates('22:00-02:00', at(1, 59))).toBe(true);
+	expect(creates('22:00-02:00', at(12))).toBe(false);
+	expect(creates('00:00-24:00', at(23, 59))).toBe(true);
+	for (const unreadable of ['7-9', 'mornings', '07:00-07:00', '07:00-25:00', '07:60-09:00']) {
+		const verdict = pipelineVerdict(unreadable, at(8));
+		expect(verdict.ready).toBe(false);
+		expect(verdict.message).toBe(
+			`Settings › createHours is "${unreadable}": write the hours in which runs create tasks as HH:MM-HH:MM, for example 07:00-09:00 (this workflow's time zone: Europe/Berlin), or leave it empty to create at every run.`,
+		);
 	}
 });
 
