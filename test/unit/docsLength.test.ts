@@ -41,6 +41,12 @@ const SHORT_SENTENCE_PAGES = [
 	'docs/data-table-videos.md',
 	'docs/before-you-publish.md',
 	'docs/how-it-is-measured.md',
+	'docs/performance.md',
+	'docs/performance-per-item.md',
+	'docs/performance-callbacks.md',
+	'docs/performance-bursts.md',
+	'docs/performance-video-tasks.md',
+	'docs/performance-agent.md',
 ];
 const SENTENCE_LIMIT = 50;
 const CELL_LIMIT = 60;
