@@ -66,19 +66,14 @@ import { startQueueMode, startQueueServices } from '../test/e2e/queueMode';
 import { AUTO_DETECT, recognizeEvent } from '../nodes/ModelGatewayTaskTrigger/recognize';
 import { isDone } from '../nodes/shared/tasks';
 import { startSimulator } from '../test/simulator';
+import { envNumbers } from './envNumbers';
 import { sampleWorkerRss, slope, workerRssMb } from './processRss';
 
-const numbers = (name: string, fallback: string) =>
-	(process.env[name] ?? fallback)
-		.split(/[\s,]+/)
-		.filter((value) => value !== '')
-		.map(Number);
-
-const LINES = numbers('BENCH_N8N_LINES', '2').map((line) => {
+const LINES = envNumbers('BENCH_N8N_LINES', '2').map((line) => {
 	if (line !== 1 && line !== 2) throw new Error(`BENCH_N8N_LINES: unknown line ${line}`);
 	return line as N8nLine;
 });
-const WORKER_COUNTS = numbers('BENCH_WORKERS', '1 2 4');
+const WORKER_COUNTS = envNumbers('BENCH_WORKERS', '1 2 4');
 const ROWS = Number(process.env.BENCH_ROWS ?? 10_000);
 const START_ROWS = Math.min(ROWS, Number(process.env.BENCH_START_ROWS ?? 1_000));
 const ADD_PER_MINUTE = Number(process.env.BENCH_ADD_PER_MINUTE ?? 600);

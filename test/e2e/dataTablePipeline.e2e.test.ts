@@ -412,6 +412,33 @@ describe.each(N8N_LINES)('n8n line %s.x, on its defaults: the Data Table pipelin
 		PIPELINE_TIMEOUT_MS + 60_000,
 	);
 
+	test('Prune Finished Rows: a run deletes succeeded rows finished over keepFinishedDays ago, and keeps failed and recent ones', async () => {
+		const day = 24 * 60 * 60 * 1000;
+		const finished = (prompt: string, status: string, daysAgo: number) => ({
+			prompt,
+			family: 'generic',
+			model: 'video-model-1',
+			claimedBy: 'an-earlier-run',
+			taskId: `task-${prompt.replace(/\W+/g, '-')}`,
+			status,
+			finishedAt: new Date(Date.now() - daysAgo * day).toISOString(),
+		});
+		await table.insert([
+			finished('Old success 1', 'succeeded', 40),
+			finished('Old success 2', 'succeeded', 31),
+			finished('Old failure', 'failed', 40),
+			finished('Recent success', 'succeeded', 29),
+		]);
+		const run = await running().runManualWorkflow(WORKFLOW_ID);
+		expect(run.execution.status).toBe('success');
+		const prompts = (await table.rows()).map((row) => String(row.prompt));
+		expect(prompts).not.toContain('Old success 1');
+		expect(prompts).not.toContain('Old success 2');
+		expect(prompts).toEqual(expect.arrayContaining(['Old failure', 'Recent success']));
+		// The rows of the test before (finished minutes ago) are all kept.
+		expect(prompts.filter((prompt) => prompt.startsWith('Pipeline video'))).toHaveLength(30);
+	});
+
 	test('a run that takes rows and creates none of them fails and says why', async () => {
 		const createsBefore = creates().length;
 		const started = Date.now();

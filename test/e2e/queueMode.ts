@@ -145,6 +145,10 @@ export interface QueueServices {
 	readonly postgres: PostgresConnection;
 	/** Runs SQL as n8n's database user; returns psql's unaligned, tuples-only output. */
 	psql(sql: string): Promise<string>;
+	/** Runs SQL as Postgres's superuser (its socket), e.g. ALTER SYSTEM for a benchmark's logging. */
+	psqlAsSuperuser(sql: string): Promise<string>;
+	/** Postgres's own log (its stderr): what log_min_duration_statement writes. */
+	readonly postgresLogFile: string;
 	stop(): Promise<void>;
 }
 
@@ -183,21 +187,25 @@ export async function startQueueServices(): Promise<QueueServices> {
 		user: settings.DB_POSTGRESDB_USER,
 		password: settings.DB_POSTGRESDB_PASSWORD,
 	};
+	const psqlAs = async (host: string, user: string, sql: string): Promise<string> => {
+		const { stdout } = await execFileAsync(
+			'psql',
+			[
+				...['-X', '-q', '-A', '-t', '-v', 'ON_ERROR_STOP=1'],
+				...['-h', host, '-p', String(postgres.port)],
+				...['-U', user, '-d', postgres.database, '-c', sql],
+			],
+			{ env: { ...process.env, PGPASSWORD: postgres.password }, timeout: 30_000 },
+		);
+		return stdout.trim();
+	};
 	return {
 		env: settings,
 		postgres,
-		async psql(sql: string): Promise<string> {
-			const { stdout } = await execFileAsync(
-				'psql',
-				[
-					...['-X', '-q', '-A', '-t', '-v', 'ON_ERROR_STOP=1'],
-					...['-h', postgres.host, '-p', String(postgres.port)],
-					...['-U', postgres.user, '-d', postgres.database, '-c', sql],
-				],
-				{ env: { ...process.env, PGPASSWORD: postgres.password }, timeout: 30_000 },
-			);
-			return stdout.trim();
-		},
+		psql: (sql) => psqlAs(postgres.host, postgres.user, sql),
+		// services.sh: the socket in <dir>/postgres, trusted for local connections.
+		psqlAsSuperuser: (sql) => psqlAs(join(dir, 'postgres'), 'postgres', sql),
+		postgresLogFile: join(dir, 'postgres', 'postgres.log'),
 		async stop(): Promise<void> {
 			await services.stop();
 			rmSync(dir, { recursive: true, force: true });
