@@ -42,6 +42,9 @@ export interface Page {
 	request: {
 		post(url: string, options: { data: unknown }): Promise<{ ok(): boolean; status(): number }>;
 	};
+	/** The browser context (its cookies: logged in), for another tab. */
+	context(): BrowserContext;
+	close(): Promise<void>;
 }
 export interface BrowserContext {
 	newPage(): Promise<Page>;

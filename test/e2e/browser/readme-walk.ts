@@ -25,11 +25,12 @@
  * It prints "README steps walked: N (…)" with the actions each step took.
  */
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 
 import { SAMPLE_VIDEO_ROWS, findVideoTable, listTables, type VideoTableRow } from '../dataTable';
 import { EXAMPLES_DIR, createExampleFolders, type SimulatorEndpoints } from '../examples';
 import {
+	REPO_ROOT,
 	startN8n,
 	seconds,
 	until,
@@ -413,13 +414,14 @@ export async function lastFailure(n8n: N8nInstance, workflowId: string): Promise
 }
 
 /**
- * The numbered steps under `heading` (this walk's by default) in examples/README.md, each as one
- * line.
+ * The numbered steps under `heading` (this walk's by default) in `file` (examples/README.md by
+ * default), each as one line.
  */
-export function readmeSteps(heading = STEPS_HEADING): string[] {
-	const lines = readFileSync(README, 'utf8').split('\n');
+export function readmeSteps(heading = STEPS_HEADING, file = README): string[] {
+	const page = relative(REPO_ROOT, file);
+	const lines = readFileSync(file, 'utf8').split('\n');
 	const start = lines.findIndex((line) => line.startsWith(heading));
-	if (start < 0) throw new Error(`examples/README.md has no "${heading}"`);
+	if (start < 0) throw new Error(`${page} has no "${heading}"`);
 	const steps: string[] = [];
 	for (const line of lines.slice(start + 1)) {
 		const item = /^\d+\.\s+(.*)$/.exec(line);
@@ -428,7 +430,7 @@ export function readmeSteps(heading = STEPS_HEADING): string[] {
 		else if (steps.length && /^\s+\S/.test(line)) steps[steps.length - 1] += ` ${line.trim()}`;
 		else if (steps.length) break;
 	}
-	if (!steps.length) throw new Error(`examples/README.md has no numbered list after "${heading}"`);
+	if (!steps.length) throw new Error(`${page} has no numbered list after "${heading}"`);
 	return steps;
 }
 
