@@ -3,25 +3,29 @@
  * package, opens every node of the package (browser/nodes.ts, once per variant) in headless
  * Chromium, saves a screenshot of each panel into test-results/screenshots/ and fails when a
  * panel shows an error or a parameter that should be hidden (or misses one that should show).
- * On the current release line it also runs the mixed-batch example from the editor and takes
- * the README's screenshots into test-results/readme-screenshots/; it fails when a page references
- * a screenshot under docs/readme/screenshots/ that is missing or that no step takes (it would go
- * stale). Only MG_E2E_UPDATE_DOCS_SCREENSHOTS=1 (`npm run docs:screenshots`) copies the pictures
- * into docs/readme/screenshots/, after a passing check: a test run leaves the tree as it was.
+ * On the current release line it also walks README.md's "Try it" list (browser/try-it-walk.ts)
+ * on an n8n set up exactly as `npm run try-it` sets it up (startTryIt, ../tryItSetup.ts): each
+ * item's workflow opened from the workflows list by the name the README gives, the item's clicks
+ * done, the outcome it promises checked (the Echo answer; 20 videos paired with their rows; the
+ * mixed sheet ending in the Batch Report; the Data Table batch run from its manual trigger, every
+ * `video_batch` row complete, a second run creating nothing; every `video_pipeline` row with its
+ * video within the stated minutes). Its mixed-sheet run takes the README's screenshots into
+ * test-results/readme-screenshots/, with the panels' and the laned examples'; the check fails
+ * when a page references a screenshot under docs/readme/screenshots/ that is missing or that no
+ * step takes (it would go stale). Only MG_E2E_UPDATE_DOCS_SCREENSHOTS=1 (`npm run
+ * docs:screenshots`) copies the pictures into docs/readme/screenshots/, after a passing check: a
+ * test run leaves the tree as it was.
  *
- * On that line it also walks the README's steps for examples/video-pipeline-data-table.json on a
- * separate, fresh n8n with n8n's defaults (browser/readme-walk.ts): import, credential, folder,
- * publish, then rows through the pipeline. And, on the n8n it already runs, the batch walk
- * (browser/batch-walk.ts): examples/video-data-table-batch.json published and run twice the way
- * examples/README.md's step 4 says (the arrow next to Execute workflow, *When clicking ‘Execute
- * workflow’*, the button), rows added in between, every row done; it fails when the README's step
- * no longer says so.
+ * Beside the Try-it walk, on an n8n of its own started with n8n's defaults, it walks
+ * examples/README.md's steps for examples/video-pipeline-data-table.json (browser/readme-walk.ts):
+ * import, credential, folder, publish, then rows through the pipeline. The two walks run side by
+ * side (most of their time is waiting for n8n's stored waits and the minute schedule).
  *
  *   bash scripts/e2e/browser-check.sh   (builds, compiles this to .build, runs it)
  *   MG_EDITOR_CHECK_ONLY=readme-walk MG_E2E_LINES=2 bash scripts/e2e/browser-check.sh
  *                                       (only the README walk: no panels, no README screenshots)
- *   MG_EDITOR_CHECK_ONLY=batch-walk MG_E2E_LINES=2 bash scripts/e2e/browser-check.sh
- *                                       (only the batch walk, on an n8n with just that workflow)
+ *   MG_EDITOR_CHECK_ONLY=try-it-walk MG_E2E_LINES=2 bash scripts/e2e/browser-check.sh
+ *                                       (only the Try-it walk: no panels)
  *
  * Needs Debian's chromium (scripts/e2e/install-browser.sh; MG_E2E_CHROMIUM overrides the path)
  * and the playwright-core devDependency (MG_PLAYWRIGHT_DIR: a folder whose node_modules has it).

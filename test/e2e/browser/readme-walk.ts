@@ -40,7 +40,14 @@ import {
 	type N8nLine,
 	type WorkflowJson,
 } from '../harness';
-import { firstLine, withEditorPage, type Locator, type Page } from './playwright';
+import {
+	EditorUser,
+	UI_TIMEOUT_MS,
+	firstLine,
+	withEditorPage,
+	type Locator,
+	type Page,
+} from './playwright';
 
 const EXAMPLE = 'video-pipeline-data-table.json';
 const README = join(EXAMPLES_DIR, 'README.md');
@@ -54,7 +61,6 @@ const TABLE_NAME = 'video_pipeline';
 /** Four of the sample rows: three generic, one of Family A (whose tasks call back). */
 const ROWS: VideoTableRow[] = SAMPLE_VIDEO_ROWS.slice(0, 4);
 
-const UI_TIMEOUT_MS = 30_000;
 /** n8n 2.x saves an edited workflow a moment after the edit (its autosave). */
 const SAVE_TIMEOUT_MS = 20_000;
 /** The schedule fires every minute; the first run creates the table. */
@@ -79,35 +85,18 @@ interface WalkStep {
 }
 
 /** The walk's state, and the actions it counts (every user action goes through it). */
-class Walk {
-	actions = 0;
+class Walk extends EditorUser {
 	workflowId = '';
 	credentialId = '';
 	readonly file = join(EXAMPLES_DIR, EXAMPLE);
 	readonly workflow = JSON.parse(readFileSync(this.file, 'utf8')) as WorkflowJson;
 
 	constructor(
-		readonly page: Page,
+		page: Page,
 		readonly n8n: N8nInstance,
 		readonly sim: SimulatorEndpoints,
-	) {}
-
-	async click(locator: Locator): Promise<void> {
-		await locator.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
-		await locator.click();
-		this.actions++;
-	}
-
-	async dblclick(locator: Locator): Promise<void> {
-		await locator.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
-		await locator.dblclick();
-		this.actions++;
-	}
-
-	async type(locator: Locator, value: string): Promise<void> {
-		await locator.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
-		await locator.fill(value);
-		this.actions++;
+	) {
+		super(page);
 	}
 
 	/** Clicks what opens the file chooser and picks the file in it: two actions. */
@@ -119,14 +108,6 @@ class Walk {
 		]);
 		await chooser.setFiles(file);
 		this.actions += 2;
-	}
-
-	testId(id: string): Locator {
-		return this.page.locator(`[data-test-id="${id}"]`).first();
-	}
-
-	canvasNode(name: string): Locator {
-		return this.page.locator(`[data-test-id="canvas-node"][data-node-name="${name}"]`).first();
 	}
 
 	async storedWorkflow(): Promise<WorkflowJson> {

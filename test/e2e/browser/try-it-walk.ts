@@ -58,13 +58,12 @@ import {
 	type WorkflowJson,
 } from '../harness';
 import { startTryIt, type TryIt } from '../tryItSetup';
-import { VIEWPORT, withEditorPage, type Locator, type Page } from './playwright';
+import { EditorUser, UI_TIMEOUT_MS, VIEWPORT, withEditorPage, type Page } from './playwright';
 import { lastFailure, readmeSteps } from './readme-walk';
 
 const README = join(REPO_ROOT, 'README.md');
 const LIST_HEADING = '## Try it';
 
-const UI_TIMEOUT_MS = 30_000;
 const POLL_MS = 2_000;
 /** Chat and the 20-video list: seconds (each task runs 4 s, first checked 10 s after create). */
 const QUICK_RUN_TIMEOUT_MS = 120_000;
@@ -96,32 +95,12 @@ interface WalkContext {
 }
 
 /** A person at one browser tab: every click goes through it and is counted. */
-class Person {
-	clicks = 0;
-
+class Person extends EditorUser {
 	constructor(
-		readonly page: Page,
+		page: Page,
 		readonly n8n: N8nInstance,
-	) {}
-
-	async click(locator: Locator): Promise<void> {
-		await locator.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
-		await locator.click();
-		this.clicks++;
-	}
-
-	async dblclick(locator: Locator): Promise<void> {
-		await locator.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
-		await locator.dblclick();
-		this.clicks++;
-	}
-
-	testId(id: string): Locator {
-		return this.page.locator(`[data-test-id="${id}"]`).first();
-	}
-
-	canvasNode(name: string): Locator {
-		return this.page.locator(`[data-test-id="canvas-node"][data-node-name="${name}"]`).first();
+	) {
+		super(page);
 	}
 
 	async nodeSucceeded(name: string, timeoutMs: number): Promise<void> {
@@ -710,7 +689,7 @@ export async function checkTryItWalk(options: {
 						const note = await outcome();
 						await tab.screenshot({ path: shot, animations: 'disabled' });
 						report[index] =
-							`${number} ${title}: ${person.clicks} click${person.clicks === 1 ? '' : 's'}, ${seconds(Date.now() - started)} (${note})`;
+							`${number} ${title}: ${person.actions} click${person.actions === 1 ? '' : 's'}, ${seconds(Date.now() - started)} (${note})`;
 						process.stdout.write(`  ok   Try-it item ${number}: ${title} -> ${shot}\n`);
 					} catch (error) {
 						await fail(error);
