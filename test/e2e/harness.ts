@@ -134,7 +134,12 @@ export interface BinaryMetadata {
 
 export interface NodeRun {
 	data?: {
-		main?: Array<Array<{ json: JsonObject; binary?: Record<string, BinaryMetadata> }> | null>;
+		main?: Array<Array<{
+			json: JsonObject;
+			binary?: Record<string, BinaryMetadata>;
+			/** The input item(s) this one came from (n8n's item pairing). */
+			pairedItem?: { item: number } | Array<{ item: number }>;
+		}> | null>;
 	};
 	error?: { message: string };
 }

@@ -3,7 +3,8 @@
  * starts the gateway simulator and a real n8n (2.x, the current line; TRY_IT_N8N_LINE=1 for 1.x)
  * with this package installed as a community package, the simulator credentials, every example
  * workflow that works on that line imported (EXAMPLE_LINES in examples.ts) and an owner account;
- * prints the editor URL and login, and stops both on Ctrl-C / SIGTERM.
+ * prints the editor URL and login, and stops both on Ctrl-C / SIGTERM. What it sets up is
+ * startTryIt's (tryItSetup.ts), which the browser check's Try-it walk runs too.
  *
  * Ports (127.0.0.1 only): TRY_IT_N8N_PORT (5678), SIM_PORT (5680), SIM_IDENTITY_PORT (5681).
  * Task durations of the simulator: SIM_QUEUED_MS (1000), SIM_RUNNING_MS (3000).
@@ -13,35 +14,9 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { startSimulator, type Simulator } from '../simulator';
-import {
-	DATA_TABLE_EXAMPLE,
-	PIPELINE_EXAMPLE,
-	PIPELINE_TABLE_COLUMNS,
-	SAMPLE_VIDEO_ROWS,
-	VIDEO_TABLE_COLUMNS,
-	createVideoTable,
-	useVideoTable,
-} from './dataTable';
-import {
-	createExampleFolders,
-	exampleWorkflowId,
-	examplesNotOn,
-	loadExamples,
-	simulatorCredentials,
-} from './examples';
-
-const CALLBACK_REACT_ID = exampleWorkflowId('task-callback-react.json');
-const DATA_TABLE_ID = exampleWorkflowId(DATA_TABLE_EXAMPLE);
-const PIPELINE_ID = exampleWorkflowId(PIPELINE_EXAMPLE);
-import {
-	N8N_OWNER,
-	N8N_VERSIONS,
-	packPackage,
-	startN8n,
-	type N8nInstance,
-	type N8nLine,
-} from './harness';
+import type { Simulator } from '../simulator';
+import { N8N_OWNER, N8N_VERSIONS, packPackage, type N8nInstance, type N8nLine } from './harness';
+import { TRY_IT_QUEUED_MS, TRY_IT_RUNNING_MS, startTryIt } from './tryItSetup';
 
 function numberFromEnv(name: string, fallback: number): number {
 	const raw = process.env[name];
@@ -79,70 +54,36 @@ async function main(): Promise<void> {
 	await assertPortFree(simPort, 'simulator');
 	await assertPortFree(identityPort, 'simulator identity host');
 
-	let sim: Simulator | undefined;
-	let n8n: N8nInstance | undefined;
-	let videoFolder = '';
+	const started: { sim?: Simulator; n8n?: N8nInstance } = {};
 	const packDir = mkdtempSync(join(tmpdir(), 'mg-try-it-pack-'));
 	let stopping: Promise<void> | undefined;
 	const stop = (): Promise<void> =>
 		(stopping ??= (async () => {
 			process.stdout.write('\nStopping n8n and the simulator...\n');
-			await n8n?.stop();
-			await sim?.close();
+			await started.n8n?.stop();
+			await started.sim?.close();
 			rmSync(packDir, { recursive: true, force: true });
 		})());
 	process.once('SIGINT', () => void stop().then(() => process.exit(0)));
 	process.once('SIGTERM', () => void stop().then(() => process.exit(0)));
 
+	let n8n: N8nInstance;
+	let videoFolder: string;
 	try {
-		sim = await startSimulator({
-			port: simPort,
+		const { tarball } = await packPackage(packDir);
+		({ n8n, videoFolder } = await startTryIt({
+			line,
+			tarball,
+			n8nPort,
+			simPort,
 			identityPort,
-			queuedMs: numberFromEnv('SIM_QUEUED_MS', 1000),
-			runningMs: numberFromEnv('SIM_RUNNING_MS', 3000),
-			// The simulator's rate-limit mode, off unless asked for (see test/simulator/README.md).
+			queuedMs: numberFromEnv('SIM_QUEUED_MS', TRY_IT_QUEUED_MS),
+			runningMs: numberFromEnv('SIM_RUNNING_MS', TRY_IT_RUNNING_MS),
 			rateLimitEvery: numberFromEnv('SIM_RATE_LIMIT_EVERY', 0),
 			rateLimitPerSecond: numberFromEnv('SIM_RATE_LIMIT_PER_SECOND', 0),
-		});
-		process.stdout.write(
-			`Gateway simulator on ${sim.baseUrl} (identity host ${sim.identityUrl})\n`,
-		);
-		const { tarball } = await packPackage(packDir);
-		// Only what works on this line: an example imported where it cannot work fails when used.
-		const workflows = loadExamples(line);
-		process.stdout.write(
-			`Starting n8n ${N8N_VERSIONS[line]} with the package and ${workflows.length} example workflow(s)...\n`,
-		);
-		const leftOut = examplesNotOn(line);
-		if (leftOut.length)
-			process.stdout.write(
-				`Not imported, they do not work on n8n ${line}.x: ${leftOut.join(', ')}\n`,
-			);
-		n8n = await startN8n({
-			line,
-			port: n8nPort,
-			packages: [tarball],
-			credentials: simulatorCredentials(sim),
-			workflows,
-		});
-		videoFolder = createExampleFolders(n8n.userFolder);
-		// The callback pair works at once: the reacting workflow listens on the URL the creating
-		// workflow's Callback URL names (a local n8n on port 5678).
-		for (const workflow of workflows.filter((entry) => entry.id === CALLBACK_REACT_ID)) {
-			await n8n.activateWorkflow(workflow.id);
-		}
-		// The Data Table examples get their tables, filled with sample rows, as a user sets them up
-		// after import (the URLs they hand out they work out themselves); published, so their
-		// triggers listen and the pipeline's schedule takes new rows every minute.
-		for (const [workflowId, tableName, columns] of [
-			[DATA_TABLE_ID, 'video_batch', VIDEO_TABLE_COLUMNS],
-			[PIPELINE_ID, 'video_pipeline', PIPELINE_TABLE_COLUMNS],
-		] as const) {
-			if (!workflows.some((entry) => entry.id === workflowId)) continue;
-			const table = await createVideoTable(n8n, SAMPLE_VIDEO_ROWS, tableName, columns);
-			await n8n.updateWorkflow(workflowId, (stored) => useVideoTable(stored, table));
-			await n8n.activateWorkflow(workflowId);
-		}
+			log: (text) => process.stdout.write(`${text}\n`),
+			started,
+		}));
 	} catch (error) {
 		await stop();
 		throw error;

@@ -3,25 +3,29 @@
  * package, opens every node of the package (browser/nodes.ts, once per variant) in headless
  * Chromium, saves a screenshot of each panel into test-results/screenshots/ and fails when a
  * panel shows an error or a parameter that should be hidden (or misses one that should show).
- * On the current release line it also runs the mixed-batch example from the editor and takes
- * the README's screenshots into test-results/readme-screenshots/; it fails when a page references
- * a screenshot under docs/readme/screenshots/ that is missing or that no step takes (it would go
- * stale). Only MG_E2E_UPDATE_DOCS_SCREENSHOTS=1 (`npm run docs:screenshots`) copies the pictures
- * into docs/readme/screenshots/, after a passing check: a test run leaves the tree as it was.
+ * On the current release line it also walks README.md's "Try it" list (browser/try-it-walk.ts)
+ * on an n8n set up exactly as `npm run try-it` sets it up (startTryIt, ../tryItSetup.ts): each
+ * item's workflow opened from the workflows list by the name the README gives, the item's clicks
+ * done, the outcome it promises checked (the Echo answer; 20 videos paired with their rows; the
+ * mixed sheet ending in the Batch Report; the Data Table batch run from its manual trigger, every
+ * `video_batch` row complete, a second run creating nothing; every `video_pipeline` row with its
+ * video within the stated minutes). Its mixed-sheet run takes the README's screenshots into
+ * test-results/readme-screenshots/, with the panels' and the laned examples'; the check fails
+ * when a page references a screenshot under docs/readme/screenshots/ that is missing or that no
+ * step takes (it would go stale). Only MG_E2E_UPDATE_DOCS_SCREENSHOTS=1 (`npm run
+ * docs:screenshots`) copies the pictures into docs/readme/screenshots/, after a passing check: a
+ * test run leaves the tree as it was.
  *
- * On that line it also walks the README's steps for examples/video-pipeline-data-table.json on a
- * separate, fresh n8n with n8n's defaults (browser/readme-walk.ts): import, credential, folder,
- * publish, then rows through the pipeline. And, on the n8n it already runs, the batch walk
- * (browser/batch-walk.ts): examples/video-data-table-batch.json published and run twice the way
- * examples/README.md's step 4 says (the arrow next to Execute workflow, *When clicking ‘Execute
- * workflow’*, the button), rows added in between, every row done; it fails when the README's step
- * no longer says so.
+ * Beside the Try-it walk, on an n8n of its own started with n8n's defaults, it walks
+ * examples/README.md's steps for examples/video-pipeline-data-table.json (browser/readme-walk.ts):
+ * import, credential, folder, publish, then rows through the pipeline. The two walks run side by
+ * side (most of their time is waiting for n8n's stored waits and the minute schedule).
  *
  *   bash scripts/e2e/browser-check.sh   (builds, compiles this to .build, runs it)
  *   MG_EDITOR_CHECK_ONLY=readme-walk MG_E2E_LINES=2 bash scripts/e2e/browser-check.sh
  *                                       (only the README walk: no panels, no README screenshots)
- *   MG_EDITOR_CHECK_ONLY=batch-walk MG_E2E_LINES=2 bash scripts/e2e/browser-check.sh
- *                                       (only the batch walk, on an n8n with just that workflow)
+ *   MG_EDITOR_CHECK_ONLY=try-it-walk MG_E2E_LINES=2 bash scripts/e2e/browser-check.sh
+ *                                       (only the Try-it walk: no panels)
  *
  * Needs Debian's chromium (scripts/e2e/install-browser.sh; MG_E2E_CHROMIUM overrides the path)
  * and the playwright-core devDependency (MG_PLAYWRIGHT_DIR: a folder whose node_modules has it).
@@ -42,7 +46,6 @@ import { startSimulator } from '../../simulator';
 import {
 	EXAMPLES_DIR,
 	EXAMPLE_CREDENTIALS,
-	createExampleFolders,
 	exampleWorkflowId,
 	simulatorCredentials,
 } from '../examples';
@@ -57,10 +60,10 @@ import {
 	type N8nLine,
 	type WorkflowJson,
 } from '../harness';
-import { BATCH_WALK_EXAMPLE, checkBatchWalk } from './batch-walk';
 import { EDITOR_CHECK_NODES, type EditorCheckNode, type NodeVariant } from './nodes';
 import { VIEWPORT, firstLine, withEditorPage, type Page } from './playwright';
 import { checkReadmeWalk } from './readme-walk';
+import { checkTryItWalk } from './try-it-walk';
 
 const PACKAGE_NAME = 'n8n-nodes-model-gateway';
 const SCREENSHOT_DIR = join(REPO_ROOT, 'test-results', 'screenshots');
@@ -83,20 +86,13 @@ const README_PAGES = [
 		.map((name) => join('docs', name)),
 ];
 /**
- * MG_EDITOR_CHECK_ONLY=readme-walk or batch-walk: only that walk (a quicker run while working on
- * it).
+ * MG_EDITOR_CHECK_ONLY=readme-walk or try-it-walk: only that walk (a quicker run while working
+ * on it).
  */
 const ONLY = process.env.MG_EDITOR_CHECK_ONLY ?? '';
-const ONLY_PARTS = ['readme-walk', 'batch-walk'];
+const ONLY_PARTS = ['readme-walk', 'try-it-walk'];
 /** The README images this run took (file names, the same in both folders). */
 const readmeScreenshotsTaken = new Set<string>();
-
-/** The batch workflow the README shows, run from the editor (examples/). */
-const BATCH_EXAMPLE = 'video-sheet-mixed-batch.json';
-const BATCH_REPORT_NODE = 'Batch Report';
-/** The run takes about 15 s (two passes of Check Videos, 11 s apart); the rest is margin. */
-const BATCH_RUN_TIMEOUT_MS = 180_000;
-const REPORT_VIEWPORT_HEIGHT = 1400;
 
 /** The examples laid out in lanes (issue 49): examples/README.md shows each as it opens. */
 const LANED_EXAMPLES = ['video-pipeline-data-table.json', 'video-data-table-batch.json'];
@@ -176,7 +172,7 @@ async function checkPanel(
 		`n8n-${n8n.installation.version}-${node.name}-${variant.label}.png`,
 	);
 	await page.screenshot({ path: shot, animations: 'disabled' });
-	if (variant.readmeScreenshot) saveReadmeScreenshot(n8n, shot, variant.readmeScreenshot);
+	if (variant.readmeScreenshot) saveReadmeScreenshot(n8n.line, shot, variant.readmeScreenshot);
 
 	if (variant.reveal) {
 		const reveal = page.locator(`text="${variant.reveal}"`).first();
@@ -255,7 +251,7 @@ async function checkNodeCreator(
 		);
 		await page.screenshot({ path: searchShot, animations: 'disabled' });
 		if (node.readmeSearchScreenshot)
-			saveReadmeScreenshot(n8n, searchShot, node.readmeSearchScreenshot);
+			saveReadmeScreenshot(n8n.line, searchShot, node.readmeSearchScreenshot);
 		await result.click();
 		// A node with operations lists its actions first; pick the first one.
 		const panel = page.locator('[data-test-id="node-parameters"]').first();
@@ -292,83 +288,10 @@ async function checkNodeCreator(
 }
 
 /** On the README's line, a screenshot just taken also becomes the README image `name`. */
-function saveReadmeScreenshot(n8n: N8nInstance, shot: string, name: string): void {
-	if (n8n.line !== README_LINE) return;
+function saveReadmeScreenshot(line: N8nLine, shot: string, name: string): void {
+	if (line !== README_LINE) return;
 	copyFileSync(shot, join(README_SCREENSHOT_DIR, name));
 	readmeScreenshotsTaken.add(name);
-}
-
-/**
- * The README's batch example as the check imports it. Its Wait node waits as long as Wait for
- * Task says (70 s or more, which n8n parks in its database); here it waits 11 s, under n8n's
- * 65-s limit for waiting in memory, so the run finishes in this editor session and the canvas
- * shows it. 11 s is above the 10-s gap Wait for Task keeps between two checks of a task.
- */
-function batchWorkflow(): WorkflowJson {
-	const workflow = loadWorkflow(
-		join(EXAMPLES_DIR, BATCH_EXAMPLE),
-		exampleWorkflowId(BATCH_EXAMPLE),
-	);
-	const wait = workflow.nodes.find((node) => node.type === 'n8n-nodes-base.wait');
-	if (!wait) throw new Error(`${BATCH_EXAMPLE} has no Wait node`);
-	wait.parameters = { ...(wait.parameters as JsonObject), amount: 11 };
-	return workflow;
-}
-
-/**
- * Runs the batch example from the editor's "Execute workflow" button, as a user does, and takes
- * the README's pictures: the canvas after the run, and the Batch Report node's output. Fails
- * when the run does not reach the Batch Report or the report does not show.
- */
-async function checkBatchRun(page: Page, n8n: N8nInstance): Promise<string[]> {
-	const problems: string[] = [];
-	const id = exampleWorkflowId(BATCH_EXAMPLE);
-	const canvasNode = (name: string) =>
-		page.locator(`[data-test-id="canvas-node"][data-node-name="${name}"]`).first();
-	const runShot = join(SCREENSHOT_DIR, `n8n-${n8n.installation.version}-batch-run.png`);
-	const reportShot = join(SCREENSHOT_DIR, `n8n-${n8n.installation.version}-batch-report.png`);
-	try {
-		await page.goto(`${n8n.baseUrl}/workflow/${id}`, { waitUntil: 'load' });
-		const execute = page.locator('[data-test-id="execute-workflow-button"]').first();
-		await execute.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
-		await execute.click();
-		await canvasNode(BATCH_REPORT_NODE)
-			.locator('[data-test-id="canvas-node-status-success"]')
-			.waitFor({ state: 'visible', timeout: BATCH_RUN_TIMEOUT_MS });
-		await dismissNotifications(page);
-		await page.locator('[data-test-id="zoom-to-fit"]').first().click();
-		await page.waitForLoadState('networkidle');
-		await page.screenshot({ path: runShot, animations: 'disabled' });
-		saveReadmeScreenshot(n8n, runShot, 'n8n-2-batch-run.png');
-	} catch (error) {
-		await page.screenshot({ path: runShot, animations: 'disabled' });
-		problems.push(`the batch example did not reach "${BATCH_REPORT_NODE}": ${firstLine(error)}`);
-	}
-	if (problems.length === 0) {
-		try {
-			await canvasNode(BATCH_REPORT_NODE).dblclick();
-			const output = page.locator('[data-test-id="output-panel"]').first();
-			await output.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
-			await output.locator('[data-test-id="radio-button-json"]').first().click();
-			// Tall enough for the whole report in the JSON view, then back to the usual size.
-			await page.setViewportSize({ width: 1440, height: REPORT_VIEWPORT_HEIGHT });
-			await output
-				.locator('text=byStatus')
-				.first()
-				.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
-			await page.screenshot({ path: reportShot, animations: 'disabled' });
-			saveReadmeScreenshot(n8n, reportShot, 'n8n-2-batch-report.png');
-			await page.setViewportSize(VIEWPORT);
-			await page.keyboard.press('Escape');
-		} catch (error) {
-			await page.screenshot({ path: reportShot, animations: 'disabled' });
-			problems.push(`the Batch Report output did not show: ${firstLine(error)}`);
-		}
-	}
-	process.stdout.write(
-		`  ${problems.length ? 'FAIL' : 'ok  '} ${BATCH_EXAMPLE} run from the editor -> ${runShot}, ${reportShot}\n`,
-	);
-	return problems.map((problem) => `n8n ${n8n.installation.version}: ${problem}`);
 }
 
 /**
@@ -402,31 +325,13 @@ async function checkLanedExample(page: Page, n8n: N8nInstance, file: string): Pr
 				missing.push(node.name);
 		if (missing.length > 0) problems.push(`${file}: the canvas lacks ${missing.join(', ')}`);
 		await page.screenshot({ path: shot, animations: 'disabled' });
-		saveReadmeScreenshot(n8n, shot, `n8n-2-${file.replace(/\.json$/, '')}.png`);
+		saveReadmeScreenshot(n8n.line, shot, `n8n-2-${file.replace(/\.json$/, '')}.png`);
 	} catch (error) {
 		await page.screenshot({ path: shot, animations: 'disabled' });
 		problems.push(`${file} did not open: ${firstLine(error)}`);
 	}
 	process.stdout.write(`  ${problems.length ? 'FAIL' : 'ok  '} ${file} as it opens -> ${shot}\n`);
 	return problems.map((problem) => `n8n ${n8n.installation.version}: ${problem}`);
-}
-
-/**
- * Closes the "Workflow executed successfully" toast, which would cover part of the picture. It
- * comes when the execution has finished, a moment after the last node shows its result.
- */
-async function dismissNotifications(page: Page): Promise<void> {
-	const notification = page.locator('.el-notification').first();
-	const shown = await notification
-		.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS / 3 })
-		.then(() => true)
-		.catch(() => false);
-	if (!shown) return;
-	const close = page.locator('.el-notification__closeBtn').first();
-	for (let open = await close.count(); open > 0; open--) {
-		if (await close.isVisible()) await close.click();
-	}
-	await notification.waitFor({ state: 'hidden', timeout: UI_TIMEOUT_MS });
 }
 
 /**
@@ -478,7 +383,6 @@ async function checkLine(
 	);
 	if (line === README_LINE)
 		workflows.push(
-			batchWorkflow(),
 			...LANED_EXAMPLES.map((file) =>
 				loadWorkflow(join(EXAMPLES_DIR, file), exampleWorkflowId(file)),
 			),
@@ -489,8 +393,6 @@ async function checkLine(
 		credentials: simulatorCredentials(sim),
 		workflows,
 	});
-	// The batch example writes its videos there (as its note asks its user to create it).
-	createExampleFolders(n8n.userFolder);
 	return await withEditorPage(n8n, async (page) => {
 		const problems: string[] = [];
 		for (const node of EDITOR_CHECK_NODES) {
@@ -498,34 +400,11 @@ async function checkLine(
 			for (const variant of node.variants)
 				problems.push(...(await checkPanel(page, n8n, node, variant)));
 		}
-		if (line === README_LINE) {
-			problems.push(...(await checkBatchRun(page, n8n)));
+		if (line === README_LINE)
 			for (const file of LANED_EXAMPLES)
 				problems.push(...(await checkLanedExample(page, n8n, file)));
-			// Last: it publishes the example, which the pictures above show unpublished.
-			problems.push(...(await checkBatchWalk(page, n8n, SCREENSHOT_DIR)));
-		}
 		return problems;
 	});
-}
-
-/** MG_EDITOR_CHECK_ONLY=batch-walk: an n8n of the README's line with only that workflow. */
-async function batchWalkOnly(
-	tarball: string,
-	sim: Parameters<typeof simulatorCredentials>[0],
-): Promise<string[]> {
-	process.stdout.write(`the batch walk on n8n line ${README_LINE}.x\n`);
-	const n8n = await startN8n({
-		line: README_LINE,
-		packages: [tarball],
-		credentials: simulatorCredentials(sim),
-		workflows: [
-			loadWorkflow(join(EXAMPLES_DIR, BATCH_WALK_EXAMPLE), exampleWorkflowId(BATCH_WALK_EXAMPLE)),
-		],
-	});
-	// The example writes its videos there (the README's step 3).
-	createExampleFolders(n8n.userFolder);
-	return await withEditorPage(n8n, (page) => checkBatchWalk(page, n8n, SCREENSHOT_DIR));
 }
 
 async function main(): Promise<void> {
@@ -557,25 +436,41 @@ async function main(): Promise<void> {
 				process.stdout.write(`editor check on n8n line ${line}.x\n`);
 				problems.push(...(await checkLine(line, tarball, sim)));
 			}
-		if (ONLY === 'batch-walk' && N8N_LINES.includes(README_LINE))
-			problems.push(...(await batchWalkOnly(tarball, sim)));
-		else if (ONLY === 'batch-walk')
-			process.stdout.write(
-				`batch walk not done: it is n8n line ${README_LINE}.x's (MG_E2E_LINES)\n`,
-			);
-		else if (N8N_LINES.includes(README_LINE)) {
-			process.stdout.write(`the README's steps on a fresh n8n ${README_LINE}.x\n`);
-			problems.push(
-				...(await checkReadmeWalk({
-					line: README_LINE,
-					tarball,
-					sim,
-					screenshotDir: SCREENSHOT_DIR,
-				})),
-			);
+		if (N8N_LINES.includes(README_LINE)) {
+			// The two walks run side by side, each on an n8n of its own: most of their time is
+			// waiting (the stored waits of the Try-it list, the pipeline's minute schedule).
+			const walks: Array<Promise<string[]>> = [];
+			if (ONLY !== 'readme-walk') {
+				process.stdout.write(
+					`README.md's "Try it" list on n8n ${README_LINE}.x set up by try-it\n`,
+				);
+				walks.push(
+					checkTryItWalk({
+						line: README_LINE,
+						tarball,
+						screenshotDir: SCREENSHOT_DIR,
+						readmeScreenshot: (shot, name) => saveReadmeScreenshot(README_LINE, shot, name),
+					}),
+				);
+			}
+			if (ONLY !== 'try-it-walk') {
+				process.stdout.write(`the README's steps on a fresh n8n ${README_LINE}.x\n`);
+				walks.push(
+					checkReadmeWalk({
+						line: README_LINE,
+						tarball,
+						sim,
+						screenshotDir: SCREENSHOT_DIR,
+					}),
+				);
+			}
+			// Both end, whatever one of them does, before n8n and the simulator are stopped.
+			for (const result of await Promise.allSettled(walks))
+				if (result.status === 'fulfilled') problems.push(...result.value);
+				else problems.push(firstLine(result.reason));
 		} else
 			process.stdout.write(
-				`README steps not walked: they are n8n line ${README_LINE}.x's (MG_E2E_LINES)\n`,
+				`README walks not done: they are n8n line ${README_LINE}.x's (MG_E2E_LINES)\n`,
 			);
 	} finally {
 		await sim.close();

@@ -42,6 +42,9 @@ export interface Page {
 	request: {
 		post(url: string, options: { data: unknown }): Promise<{ ok(): boolean; status(): number }>;
 	};
+	/** The browser context (its cookies: logged in), for another tab. */
+	context(): BrowserContext;
+	close(): Promise<void>;
 }
 export interface BrowserContext {
 	newPage(): Promise<Page>;
@@ -93,6 +96,45 @@ export async function launchChromium(profile: string): Promise<BrowserContext> {
 			'--disable-sync',
 		],
 	});
+}
+
+/** How long a walk waits for a control to show before it clicks it. */
+export const UI_TIMEOUT_MS = 30_000;
+
+/**
+ * A person at one editor tab, as the walks drive it: every action goes through it and is counted
+ * in `actions`.
+ */
+export class EditorUser {
+	actions = 0;
+
+	constructor(readonly page: Page) {}
+
+	async click(locator: Locator): Promise<void> {
+		await locator.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+		await locator.click();
+		this.actions++;
+	}
+
+	async dblclick(locator: Locator): Promise<void> {
+		await locator.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+		await locator.dblclick();
+		this.actions++;
+	}
+
+	async type(locator: Locator, value: string): Promise<void> {
+		await locator.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+		await locator.fill(value);
+		this.actions++;
+	}
+
+	testId(id: string): Locator {
+		return this.page.locator(`[data-test-id="${id}"]`).first();
+	}
+
+	canvasNode(name: string): Locator {
+		return this.page.locator(`[data-test-id="canvas-node"][data-node-name="${name}"]`).first();
+	}
 }
 
 export function firstLine(error: unknown): string {

@@ -25,11 +25,12 @@
  * It prints "README steps walked: N (…)" with the actions each step took.
  */
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 
 import { SAMPLE_VIDEO_ROWS, findVideoTable, listTables, type VideoTableRow } from '../dataTable';
 import { EXAMPLES_DIR, createExampleFolders, type SimulatorEndpoints } from '../examples';
 import {
+	REPO_ROOT,
 	startN8n,
 	seconds,
 	until,
@@ -39,7 +40,14 @@ import {
 	type N8nLine,
 	type WorkflowJson,
 } from '../harness';
-import { firstLine, withEditorPage, type Locator, type Page } from './playwright';
+import {
+	EditorUser,
+	UI_TIMEOUT_MS,
+	firstLine,
+	withEditorPage,
+	type Locator,
+	type Page,
+} from './playwright';
 
 const EXAMPLE = 'video-pipeline-data-table.json';
 const README = join(EXAMPLES_DIR, 'README.md');
@@ -53,7 +61,6 @@ const TABLE_NAME = 'video_pipeline';
 /** Four of the sample rows: three generic, one of Family A (whose tasks call back). */
 const ROWS: VideoTableRow[] = SAMPLE_VIDEO_ROWS.slice(0, 4);
 
-const UI_TIMEOUT_MS = 30_000;
 /** n8n 2.x saves an edited workflow a moment after the edit (its autosave). */
 const SAVE_TIMEOUT_MS = 20_000;
 /** The schedule fires every minute; the first run creates the table. */
@@ -78,35 +85,18 @@ interface WalkStep {
 }
 
 /** The walk's state, and the actions it counts (every user action goes through it). */
-class Walk {
-	actions = 0;
+class Walk extends EditorUser {
 	workflowId = '';
 	credentialId = '';
 	readonly file = join(EXAMPLES_DIR, EXAMPLE);
 	readonly workflow = JSON.parse(readFileSync(this.file, 'utf8')) as WorkflowJson;
 
 	constructor(
-		readonly page: Page,
+		page: Page,
 		readonly n8n: N8nInstance,
 		readonly sim: SimulatorEndpoints,
-	) {}
-
-	async click(locator: Locator): Promise<void> {
-		await locator.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
-		await locator.click();
-		this.actions++;
-	}
-
-	async dblclick(locator: Locator): Promise<void> {
-		await locator.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
-		await locator.dblclick();
-		this.actions++;
-	}
-
-	async type(locator: Locator, value: string): Promise<void> {
-		await locator.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
-		await locator.fill(value);
-		this.actions++;
+	) {
+		super(page);
 	}
 
 	/** Clicks what opens the file chooser and picks the file in it: two actions. */
@@ -118,14 +108,6 @@ class Walk {
 		]);
 		await chooser.setFiles(file);
 		this.actions += 2;
-	}
-
-	testId(id: string): Locator {
-		return this.page.locator(`[data-test-id="${id}"]`).first();
-	}
-
-	canvasNode(name: string): Locator {
-		return this.page.locator(`[data-test-id="canvas-node"][data-node-name="${name}"]`).first();
 	}
 
 	async storedWorkflow(): Promise<WorkflowJson> {
@@ -413,13 +395,14 @@ export async function lastFailure(n8n: N8nInstance, workflowId: string): Promise
 }
 
 /**
- * The numbered steps under `heading` (this walk's by default) in examples/README.md, each as one
- * line.
+ * The numbered steps under `heading` (this walk's by default) in `file` (examples/README.md by
+ * default), each as one line.
  */
-export function readmeSteps(heading = STEPS_HEADING): string[] {
-	const lines = readFileSync(README, 'utf8').split('\n');
+export function readmeSteps(heading = STEPS_HEADING, file = README): string[] {
+	const page = relative(REPO_ROOT, file);
+	const lines = readFileSync(file, 'utf8').split('\n');
 	const start = lines.findIndex((line) => line.startsWith(heading));
-	if (start < 0) throw new Error(`examples/README.md has no "${heading}"`);
+	if (start < 0) throw new Error(`${page} has no "${heading}"`);
 	const steps: string[] = [];
 	for (const line of lines.slice(start + 1)) {
 		const item = /^\d+\.\s+(.*)$/.exec(line);
@@ -428,7 +411,7 @@ export function readmeSteps(heading = STEPS_HEADING): string[] {
 		else if (steps.length && /^\s+\S/.test(line)) steps[steps.length - 1] += ` ${line.trim()}`;
 		else if (steps.length) break;
 	}
-	if (!steps.length) throw new Error(`examples/README.md has no numbered list after "${heading}"`);
+	if (!steps.length) throw new Error(`${page} has no numbered list after "${heading}"`);
 	return steps;
 }
 
