@@ -33,6 +33,71 @@ export function cpuTicksOf(userFolders: string[]): number {
 	return ticks;
 }
 
+/** CPU ticks of the Postgres server on `port` and its backends (from /proc). */
+export function postgresTicks(port: number): number {
+	const stats = new Map<number, { ppid: number; ticks: number }>();
+	let postmaster: number | undefined;
+	for (const entry of readdirSync('/proc')) {
+		if (!/^\d+$/.test(entry)) continue;
+		try {
+			const stat = readFileSync(`/proc/${entry}/stat`, 'latin1');
+			const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+			stats.set(Number(entry), {
+				ppid: Number(fields[1]),
+				ticks: Number(fields[11]) + Number(fields[12]),
+			});
+			const args = readFileSync(`/proc/${entry}/cmdline`, 'latin1').split('\0');
+			if (/postgres$/.test(args[0]) && args.includes('-p') && args.includes(String(port)))
+				postmaster = Number(entry);
+		} catch {
+			// The process ended while being read.
+		}
+	}
+	if (postmaster === undefined) return 0;
+	let ticks = 0;
+	for (const [pid, stat] of stats)
+		if (pid === postmaster || stat.ppid === postmaster) ticks += stat.ticks;
+	return ticks;
+}
+
+/**
+ * The n8n processes using this user folder (n8n and its task runners; not the test's supervisor,
+ * which only waits for them).
+ */
+export function processesOf(userFolder: string): number[] {
+	const mark = `N8N_USER_FOLDER=${userFolder}\0`;
+	const pids: number[] = [];
+	for (const entry of readdirSync('/proc')) {
+		if (!/^\d+$/.test(entry)) continue;
+		try {
+			if (!readFileSync(`/proc/${entry}/environ`, 'latin1').includes(mark)) continue;
+			if (readFileSync(`/proc/${entry}/cmdline`, 'latin1').includes('n8n-supervisor')) continue;
+			pids.push(Number(entry));
+		} catch {
+			// The process ended while being read.
+		}
+	}
+	return pids;
+}
+
+/** CPU ticks and resident memory (MB) of these processes now. */
+export function ticksAndRssMb(pids: number[]): { ticks: number; rssMb: number } {
+	let ticks = 0;
+	let rssKb = 0;
+	for (const pid of pids) {
+		try {
+			const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+			const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+			ticks += Number(fields[11]) + Number(fields[12]);
+			const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'latin1'));
+			rssKb += match ? Number(match[1]) : 0;
+		} catch {
+			// Ended while being read.
+		}
+	}
+	return { ticks, rssMb: rssKb / 1024 };
+}
+
 /** Clock ticks as milliseconds. */
 export function ticksToMs(ticks: number): number {
 	return ticks * (1000 / CLOCK_TICKS_PER_SECOND);

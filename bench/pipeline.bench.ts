@@ -1,35 +1,43 @@
 /**
  * Benchmark (not a test): `npm run bench:pipeline`.
  *
- * The shipped standing pipeline examples/video-pipeline-data-table.json on n8n's queue mode (real
- * Redis and Postgres, one main process, BENCH_WORKERS workers, test/e2e/queueMode.ts), the
- * gateway simulator on loopback with fast clocks. A Data Table gets BENCH_START_ROWS rows at the
- * start; the rest of BENCH_ROWS arrive while runs are going (BENCH_ADD_PER_MINUTE, in a few
- * inserts a minute). The workflow is activated: its Schedule Trigger fires every
- * BENCH_SCHEDULE_SECONDS; every result video is BENCH_RESULT_BYTES (1 MiB) and is downloaded and
- * written to disk by the pipeline's own finished-video executions. Task family S and Family A
- * call back (the trigger's URL is set).
+ * A marketing team's day with the shipped standing pipeline examples/video-pipeline-data-table.json,
+ * on n8n's queue mode (real Redis and Postgres, one main process, BENCH_WORKERS workers,
+ * test/e2e/queueMode.ts), the gateway simulator on loopback with fast clocks. The day
+ * (bench/pipelineDay.ts): sheets pasted in at once (BENCH_BURSTS, `minute:rows`, the first at
+ * minute 0) and the rest of BENCH_ROWS steadily (BENCH_ADD_PER_MINUTE, six inserts a minute), the
+ * six families in turn, every BENCH_FAIL_EVERY-th row asking the gateway to fail, and every
+ * BENCH_LOSE_CALLBACKS_EVERY-th task that calls back losing every callback at the load balancer
+ * (answered 503, as when no process is up to take it), so the pipeline's checks must find it.
  *
- * Printed per worker count: wall time ÷ ideal (ideal: the last row's arrival, plus one schedule
- * interval to be taken, one task lifetime, one schedule interval to be checked), rows finished per
- * minute, peak RSS per worker when 1,000 rows had finished and at the end, each worker's RSS every
- * minute and its slope per 1,000 rows finished, Postgres growth per
- * video at the end (no pruning), and the counts that must be 0: rows created more than once
- * (taken twice), Task family S queries against the rule (the simulator's violations), videos
- * downloaded twice (a row is completed only after its download, so no row is completed twice
- * without one).
+ * Callbacks go through a load balancer on loopback: to the main process, or (variant
+ * BENCH_WEBHOOK_PROCESS=1) to an `n8n webhook` process only, as docs/running-at-scale.md sets
+ * one up. The settings the docs ask for are on every process: the lazy expression engine
+ * (BENCH_LAZY=1) and the hard delete every BENCH_HARD_DELETE_MINUTES. The example's own Settings
+ * are used as shipped, unless BENCH_ROWS_PER_CHUNK, BENCH_CHUNKS_PER_RUN or BENCH_CHECKS_PER_RUN
+ * say otherwise. Every result video is BENCH_RESULT_BYTES (1 MiB), downloaded and written to disk
+ * by the pipeline's own finished-video executions.
  *
- * BENCH_N8N_LINES ("2"), BENCH_WORKERS ("1 2 4"), BENCH_ROWS (10000), BENCH_START_ROWS (1000),
- * BENCH_ADD_PER_MINUTE (600), BENCH_SCHEDULE_SECONDS (60), BENCH_ROWS_PER_CHUNK (10),
- * BENCH_CHUNKS_PER_RUN (20), BENCH_CHECKS_PER_RUN (400), BENCH_RESULT_BYTES (1048576),
- * BENCH_QUEUED_MS (2000), BENCH_RUNNING_MS (8000), BENCH_RUN_TIMEOUT_MS (14400000),
+ * Printed per variant, per minute: rows in, created, finished, callbacks answered within the
+ * simulator's 5 s, RSS of every n8n process, CPU of each kind of process (main, webhook process,
+ * workers, Postgres), executions running. At the end: wall ÷ ideal (ideal: the last create the
+ * Settings allow at best, plus a task's lifetime and a schedule interval; or a Task family S row
+ * whose callbacks were lost: its creation + 10 minutes + a schedule interval), CPU per video of
+ * each kind, RSS slope per 1,000 rows finished, Postgres bytes per video once n8n's hard delete
+ * ran, and the counts that must be 0: rows created twice, videos downloaded twice, polling-rule
+ * breaks, rows lost (not finished: neither a result, a failure nor listed for a person).
+ *
+ * BENCH_N8N_LINES ("2"), BENCH_WORKERS ("2"), BENCH_WEBHOOK_PROCESS ("0 1"), BENCH_ROWS (10000),
+ * BENCH_BURSTS ("0:3000 20:2000 40:2000"), BENCH_ADD_PER_MINUTE (50), BENCH_FAIL_EVERY (25),
+ * BENCH_LOSE_CALLBACKS_EVERY (20), BENCH_LAZY (1), BENCH_SCHEDULE_SECONDS (60),
+ * BENCH_ROWS_PER_CHUNK, BENCH_CHUNKS_PER_RUN, BENCH_CHECKS_PER_RUN (the example's), BENCH_RESULT_BYTES
+ * (1048576), BENCH_QUEUED_MS (2000), BENCH_RUNNING_MS (8000), BENCH_RUN_TIMEOUT_MS (14400000),
  * BENCH_HARD_DELETE_MINUTES (1).
  *
  * n8n 2.x does not delete an execution it was told not to keep at once: it marks it deleted and
  * its leader removes it, with its binary data (every video, 1 MiB), on the next hard delete
  * (EXECUTIONS_DATA_PRUNE_HARD_DELETE_INTERVAL, 15 minutes by default; 1.x deletes at once).
- * Postgres is therefore measured twice: at the end, and once n8n's hard delete has run, with
- * the interval docs/before-you-publish.md#settings-to-set asks for (BENCH_HARD_DELETE_MINUTES).
+ * Postgres is therefore measured twice: at the end, and once n8n's hard delete has run.
  */
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'fs';
 import { tmpdir } from 'os';
@@ -62,45 +70,98 @@ import type {
 	WorkflowJson,
 } from '../test/e2e/harness';
 import { N8N_VERSIONS, delay, loadWorkflow, packPackage, until } from '../test/e2e/harness';
-import { startQueueMode, startQueueServices } from '../test/e2e/queueMode';
+import { startQueueMode, startQueueServices, startRoundRobinProxy } from '../test/e2e/queueMode';
 import { AUTO_DETECT, recognizeEvent } from '../nodes/ModelGatewayTaskTrigger/recognize';
-import { isDone } from '../nodes/shared/tasks';
 import { startSimulator } from '../test/simulator';
 import { envNumbers } from './envNumbers';
-import { sampleWorkerRss, slope, workerRssMb } from './processRss';
+import { postgresTicks, processesOf, ticksAndRssMb, ticksToMs } from './n8nCpu';
+import {
+	asksToFail,
+	dayArrivals,
+	lastCreateAtBest,
+	parseBursts,
+	type Arrival,
+} from './pipelineDay';
+import { slope } from './processRss';
 
 const LINES = envNumbers('BENCH_N8N_LINES', '2').map((line) => {
 	if (line !== 1 && line !== 2) throw new Error(`BENCH_N8N_LINES: unknown line ${line}`);
 	return line as N8nLine;
 });
-const WORKER_COUNTS = envNumbers('BENCH_WORKERS', '1 2 4');
+const WORKER_COUNTS = envNumbers('BENCH_WORKERS', '2');
+const WEBHOOK_VARIANTS = envNumbers('BENCH_WEBHOOK_PROCESS', '0 1').map((value) => value === 1);
 const ROWS = Number(process.env.BENCH_ROWS ?? 10_000);
-const START_ROWS = Math.min(ROWS, Number(process.env.BENCH_START_ROWS ?? 1_000));
-const ADD_PER_MINUTE = Number(process.env.BENCH_ADD_PER_MINUTE ?? 600);
+const BURSTS = parseBursts(process.env.BENCH_BURSTS ?? '0:3000 20:2000 40:2000');
+const ADD_PER_MINUTE = Number(process.env.BENCH_ADD_PER_MINUTE ?? 50);
+const FAIL_EVERY = Number(process.env.BENCH_FAIL_EVERY ?? 25);
+const LOSE_CALLBACKS_EVERY = Number(process.env.BENCH_LOSE_CALLBACKS_EVERY ?? 20);
+const LAZY = (process.env.BENCH_LAZY ?? '1') === '1';
 const SCHEDULE_SECONDS = Number(process.env.BENCH_SCHEDULE_SECONDS ?? 60);
-const ROWS_PER_CHUNK = Number(process.env.BENCH_ROWS_PER_CHUNK ?? 10);
-const CHUNKS_PER_RUN = Number(process.env.BENCH_CHUNKS_PER_RUN ?? 20);
-const CHECKS_PER_RUN = Number(process.env.BENCH_CHECKS_PER_RUN ?? 400);
+/** Settings of the example; undefined: as shipped. */
+const SETTINGS_OVERRIDES = {
+	rowsPerChunk: process.env.BENCH_ROWS_PER_CHUNK,
+	chunksPerRun: process.env.BENCH_CHUNKS_PER_RUN,
+	checksPerRun: process.env.BENCH_CHECKS_PER_RUN,
+};
 const RESULT_BYTES = Number(process.env.BENCH_RESULT_BYTES ?? 1_048_576);
 const QUEUED_MS = Number(process.env.BENCH_QUEUED_MS ?? 2_000);
 const RUNNING_MS = Number(process.env.BENCH_RUNNING_MS ?? 8_000);
 const RUN_TIMEOUT_MS = Number(process.env.BENCH_RUN_TIMEOUT_MS ?? 14_400_000);
 const HARD_DELETE_MINUTES = Number(process.env.BENCH_HARD_DELETE_MINUTES ?? 1);
-/** Rows are added in this many inserts a minute. */
-const INSERTS_PER_MINUTE = 6;
 const POLL_MS = 5_000;
 const PROMPT_PREFIX = 'Pipeline bench';
+/** Task family S: no query before 10 minutes after creation (unless it called back). */
+const TASK_S_FIRST_QUERY_MS = 600_000;
 
 const WORKFLOW_ID = exampleWorkflowId(PIPELINE_EXAMPLE);
 
+/** The day's rows `from` … `from + count - 1`: six families in turn, some asking to fail. */
 function benchRows(from: number, count: number): VideoTableRow[] {
-	return sixFamilyRows(PROMPT_PREFIX, from, count);
+	return sixFamilyRows(PROMPT_PREFIX, from, count).map((row, offset) =>
+		asksToFail(from + offset, FAIL_EVERY) ? { ...row, prompt: `${String(row.prompt)} FAIL` } : row,
+	);
 }
 
 const mb = (bytes: number) => bytes / 1024 / 1024;
 const fixed = (value: number, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : '—');
+const percent = (part: number, whole: number) =>
+	whole === 0 ? '—' : `${fixed((100 * part) / whole, 1)} %`;
 
-async function benchOnce(line: N8nLine, workers: number, tarball: string): Promise<string[]> {
+/** A number setting of the example's Settings node, as shipped. */
+function shippedSetting(workflow: WorkflowJson, name: string): number {
+	const settings = workflow.nodes.find((node) => node.name === 'Settings');
+	const assignments = (
+		(settings?.parameters as JsonObject | undefined)?.assignments as JsonObject | undefined
+	)?.assignments as JsonObject[] | undefined;
+	const value = assignments?.find((assignment) => assignment.name === name)?.value;
+	if (typeof value !== 'number') throw new Error(`the example's Settings have no number ${name}`);
+	return value;
+}
+
+/** One kind of process the bench watches: its CPU and memory are read from /proc each minute. */
+interface Watched {
+	name: string;
+	kind: 'main' | 'webhook' | 'worker' | 'postgres';
+	/** CPU ticks and RSS now (RSS undefined for Postgres: not an n8n process). */
+	read(): { ticks: number; rssMb?: number };
+}
+
+interface Minute {
+	minute: number;
+	rowsIn: number;
+	created: number;
+	finished: number;
+	rssMb: Array<number | undefined>;
+	ticks: number[];
+	running: string;
+}
+
+async function benchOnce(
+	line: N8nLine,
+	workers: number,
+	webhookProcess: boolean,
+	tarball: string,
+): Promise<string[]> {
 	const version = N8N_VERSIONS[line];
 	const sim = await startSimulator({
 		queuedMs: QUEUED_MS,
@@ -108,117 +169,174 @@ async function benchOnce(line: N8nLine, workers: number, tarball: string): Promi
 		resultVideoBytes: RESULT_BYTES,
 	});
 	const services = await startQueueServices();
+	const balancer = await startRoundRobinProxy();
+	balancer.loseEveryNthTask = LOSE_CALLBACKS_EVERY;
 	const workflow = loadWorkflow(join(EXAMPLES_DIR, PIPELINE_EXAMPLE), WORKFLOW_ID);
+	const settings = {
+		rowsPerChunk: Number(
+			SETTINGS_OVERRIDES.rowsPerChunk ?? shippedSetting(workflow, 'rowsPerChunk'),
+		),
+		chunksPerRun: Number(
+			SETTINGS_OVERRIDES.chunksPerRun ?? shippedSetting(workflow, 'chunksPerRun'),
+		),
+		checksPerRun: Number(
+			SETTINGS_OVERRIDES.checksPerRun ?? shippedSetting(workflow, 'checksPerRun'),
+		),
+	};
 	const cluster = await startQueueMode({
 		line,
 		services,
 		workers,
+		webhookProcess,
 		packages: [tarball],
 		credentials: simulatorCredentials(sim),
 		workflows: [workflow],
-		// What the docs ask of 1.x on SQLite is moot here (Postgres). What they ask of 2.x: the
-		// hard delete often enough that videos of unkept executions leave Postgres soon.
-		env: { EXECUTIONS_DATA_PRUNE_HARD_DELETE_INTERVAL: String(HARD_DELETE_MINUTES) },
+		// The balancer is the cluster's public address, so the callback URL (and the secret the
+		// Video node adds to it only for this n8n's own address) names it.
+		publicUrl: balancer.url,
+		env: {
+			// What docs/running-at-scale.md asks of every process that receives callbacks (2.x).
+			...(LAZY ? { N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE: 'true' } : {}),
+			// What docs/before-you-publish.md asks of 2.x: the hard delete often enough that videos
+			// of unkept executions leave Postgres soon.
+			EXECUTIONS_DATA_PRUNE_HARD_DELETE_INTERVAL: String(HARD_DELETE_MINUTES),
+		},
 	}).catch(async (error: unknown) => {
+		await balancer.close();
 		await services.stop();
 		await sim.close();
 		throw error;
 	});
 	try {
 		const { main } = cluster;
+		balancer.targets = [cluster.webhook ? cluster.webhook.baseUrl : main.baseUrl];
 		const folders = [main.userFolder, ...cluster.workers.map((worker) => worker.userFolder)].map(
 			createExampleFolders,
 		);
+		const arrivals: Arrival[] = dayArrivals(ROWS, BURSTS, ADD_PER_MINUTE);
+		const first = arrivals[0]?.atMs === 0 ? (arrivals.shift()?.rows ?? 0) : 0;
 		const table = await createVideoTable(
 			main,
-			benchRows(0, START_ROWS),
+			benchRows(0, first),
 			'video_pipeline',
 			PIPELINE_TABLE_COLUMNS,
 		);
 		await main.updateWorkflow(WORKFLOW_ID, (stored: WorkflowJson) => {
 			useVideoTable(stored, table);
-			setExampleSetting(stored, 'callbackUrl', main.webhookUrl(exampleCallbackPath(workflow)));
-			setExampleSetting(stored, 'rowsPerChunk', ROWS_PER_CHUNK);
-			setExampleSetting(stored, 'chunksPerRun', CHUNKS_PER_RUN);
-			setExampleSetting(stored, 'checksPerRun', CHECKS_PER_RUN);
+			setExampleSetting(stored, 'rowsPerChunk', settings.rowsPerChunk);
+			setExampleSetting(stored, 'chunksPerRun', settings.chunksPerRun);
+			setExampleSetting(stored, 'checksPerRun', settings.checksPerRun);
 			const schedule = stored.nodes.find((node) => node.name === 'Every Minute');
 			(schedule?.parameters as JsonObject).rule = {
 				interval: [{ field: 'seconds', secondsInterval: SCHEDULE_SECONDS }],
 			};
 		});
-		const dbSize = async () =>
-			Number(await services.psql('SELECT pg_database_size(current_database())'));
+		const sql = async (query: string) => await services.psql(query);
+		const countRows = async (where = 'TRUE') =>
+			Number(await sql(`SELECT count(*) FROM "data_table_user_${table.id}" WHERE ${where}`));
+		const dbSize = async () => Number(await sql('SELECT pg_database_size(current_database())'));
 		// Measured as the settled size is, after VACUUM FULL, so both count live data only.
-		await services.psql('VACUUM FULL');
+		await sql('VACUUM FULL');
 		const sizeBefore = await dbSize();
-		let stopSampling = sampleWorkerRss(cluster.workers);
-		let peaksAt1000: number[] | undefined;
+
+		const watched: Watched[] = [
+			{ name: 'main', kind: 'main', read: () => ticksAndRssMb(processesOf(main.userFolder)) },
+			...(cluster.webhook
+				? [
+						{
+							name: 'webhook',
+							kind: 'webhook' as const,
+							read: () => ticksAndRssMb(processesOf(cluster.webhook?.userFolder ?? '')),
+						},
+					]
+				: []),
+			...cluster.workers.map((worker) => ({
+				name: worker.name,
+				kind: 'worker' as const,
+				read: () => ticksAndRssMb(processesOf(worker.userFolder)),
+			})),
+			{
+				name: 'Postgres',
+				kind: 'postgres',
+				read: () => ({ ticks: postgresTicks(services.postgres.port) }),
+			},
+		];
+		const ticksAtStart = watched.map((process) => process.read().ticks);
+		const benchCpuAtStart = process.cpuUsage();
 
 		const startedAt = Date.now();
 		await main.activateWorkflow(WORKFLOW_ID);
 		await main.waitForWebhook(exampleCallbackPath(workflow));
 
-		// The rest of the rows arrive while runs are going.
-		let added = START_ROWS;
+		// The rest of the day's rows arrive while runs are going.
+		let added = first;
 		let slowInserts = 0;
 		let lastArrival = startedAt;
-		const perInsert = Math.max(1, Math.round(ADD_PER_MINUTE / INSERTS_PER_MINUTE));
-		const arrivals = (async () => {
-			while (added < ROWS) {
-				await delay(60_000 / INSERTS_PER_MINUTE);
-				const count = Math.min(perInsert, ROWS - added);
-				// A main process too busy to answer in 30 s is a figure, not the end of the bench:
-				// the insert is tried again (n8n's insert is not idempotent, so only after a check).
-				const insertedBefore = await table.rows().then(
-					(rows) => rows.length,
-					() => -1,
-				);
-				try {
-					await table.insert(benchRows(added, count));
-				} catch (error) {
-					slowInserts++;
-					process.stderr.write(`[bench] insert of ${count} rows: ${String(error)}\n`);
-					await delay(5_000);
-					const now = await table.rows().then(
-						(rows) => rows.length,
-						() => -1,
-					);
-					if (now !== -1 && now === insertedBefore) continue;
+		const arriving = (async () => {
+			for (const arrival of arrivals) {
+				const wait = startedAt + arrival.atMs - Date.now();
+				if (wait > 0) await delay(wait);
+				for (;;) {
+					// A main process too busy to answer in 30 s is a figure, not the end of the bench:
+					// the insert is tried again (n8n's insert is not idempotent, so only after a count).
+					const before = await countRows();
+					try {
+						await table.insert(benchRows(added, arrival.rows));
+						break;
+					} catch (error) {
+						slowInserts++;
+						process.stderr.write(`[bench] insert of ${arrival.rows} rows: ${String(error)}\n`);
+						await delay(5_000);
+						if ((await countRows()) !== before) break;
+					}
 				}
-				added += count;
+				added += arrival.rows;
 				lastArrival = Date.now();
 			}
 		})();
 
 		let finished = 0;
-		// Each worker's memory once a minute, against the rows finished by then: the slope per
-		// 1,000 rows says whether a worker grows with the work done (the goal: flat).
-		const rssTimeline: Array<{ minute: number; finished: number; rssMb: number[] }> = [];
-		const progress = setInterval(() => {
-			const rssMb = workerRssMb(cluster.workers);
-			rssTimeline.push({ minute: rssTimeline.length + 1, finished, rssMb });
+		let longestScheduleRunS = 0;
+		const minutes: Minute[] = [];
+		const sampleMinute = async () => {
+			const reads = watched.map((process) => process.read());
+			const [created, finishedNow, running, longest] = await Promise.all([
+				countRows('"taskId" IS NOT NULL AND "taskId" <> \'\''),
+				countRows('"finishedAt" IS NOT NULL'),
+				sql(
+					`SELECT string_agg(mode || ' ' || n, ', ') FROM (SELECT mode, count(*) AS n FROM execution_entity WHERE status = 'running' GROUP BY mode ORDER BY mode) AS r`,
+				),
+				// Schedule runs n8n still holds (kept until its hard delete), finished or running.
+				sql(
+					`SELECT coalesce(max(EXTRACT(EPOCH FROM (coalesce("stoppedAt", now()) - "startedAt"))), 0) FROM execution_entity WHERE mode = 'trigger' AND "startedAt" IS NOT NULL`,
+				),
+			]).catch(() => [NaN, NaN, 'unread', '0'] as const);
+			longestScheduleRunS = Math.max(longestScheduleRunS, Number(longest));
+			minutes.push({
+				minute: minutes.length + 1,
+				rowsIn: added,
+				created: Number(created),
+				finished: Number(finishedNow),
+				rssMb: reads.map((read) => read.rssMb),
+				ticks: reads.map((read) => read.ticks),
+				running: String(running).trim() || 'none',
+			});
+			const last = minutes[minutes.length - 1];
 			process.stderr.write(
-				`[bench] ${new Date().toISOString()} ${workers} worker(s): ${added} rows in, ${finished} finished, ${
-					videoCreates(sim.requests).length
-				} creates, ${sim.fileDownloads.length} downloads, worker RSS ${rssMb.map((mb) => fixed(mb, 0)).join(', ')} MB\n`,
+				`[bench] ${new Date().toISOString()} minute ${last.minute}: ${added} rows in, ${last.created} created, ${last.finished} finished, ${sim.callbacks.length} callbacks, RSS ${watched
+					.filter((watch) => watch.kind !== 'postgres')
+					.map((watch, index) => `${watch.name} ${fixed(reads[index].rssMb ?? 0, 0)}`)
+					.join(', ')} MB, running: ${last.running}\n`,
 			);
-		}, 60_000);
+		};
+		const progress = setInterval(() => void sampleMinute(), 60_000);
 		let timedOut = false;
 		try {
 			await until(
 				'every row finished',
 				RUN_TIMEOUT_MS,
 				async () => {
-					finished = Number(
-						await services.psql(
-							`SELECT count(*) FROM "data_table_user_${table.id}" WHERE "finishedAt" IS NOT NULL`,
-						),
-					);
-					if (finished >= 1_000 && !peaksAt1000) {
-						peaksAt1000 = stopSampling();
-						// Peaks from here on are the second half's.
-						stopSampling = sampleWorkerRss(cluster.workers);
-					}
+					finished = await countRows('"finishedAt" IS NOT NULL');
 					return added >= ROWS && finished >= ROWS;
 				},
 				POLL_MS,
@@ -230,12 +348,13 @@ async function benchOnce(line: N8nLine, workers: number, tarball: string): Promi
 			clearInterval(progress);
 		}
 		const wallMs = Date.now() - startedAt;
-		await arrivals;
-		const peaksAfter = stopSampling();
+		const ticksAtEnd = watched.map((process) => process.read().ticks);
+		const benchCpu = process.cpuUsage(benchCpuAtStart);
+		await arriving;
 		const sizeEnd = await dbSize();
 		const executionsBy = async () =>
 			(
-				await services.psql(
+				await sql(
 					`SELECT kind || ': ' || count(*) FROM (SELECT status || CASE WHEN "deletedAt" IS NULL THEN '' ELSE ' (marked deleted)' END AS kind FROM execution_entity) AS executions GROUP BY kind ORDER BY kind`,
 				)
 			)
@@ -244,27 +363,24 @@ async function benchOnce(line: N8nLine, workers: number, tarball: string): Promi
 				.join(', ') || 'none';
 		const executionsAtEnd = await executionsBy();
 		// n8n's own hard delete (the leader, every HARD_DELETE_MINUTES): wait for it, bounded.
-		const markedDeleted = async () =>
-			Number(
-				await services.psql('SELECT count(*) FROM execution_entity WHERE "deletedAt" IS NOT NULL'),
-			);
 		const hardDeleted = await until(
 			'n8n to hard-delete the executions it marked deleted',
 			(HARD_DELETE_MINUTES + 2) * 60_000,
-			async () => (await markedDeleted()) === 0,
+			async () =>
+				Number(await sql('SELECT count(*) FROM execution_entity WHERE "deletedAt" IS NOT NULL')) ===
+				0,
 			POLL_MS,
 		).then(
 			() => true,
 			() => false,
 		);
 		// Postgres keeps the space of deleted rows in its files for reuse (autovacuum); VACUUM FULL
-		// rewrites the tables so the size is what stays, not the peak (tables of other owners are
-		// skipped with a warning).
+		// rewrites the tables so the size is what stays, not the peak.
 		const sizeBeforeVacuum = await dbSize();
-		await services.psql('VACUUM FULL');
+		await sql('VACUUM FULL');
 		const sizeSettled = await dbSize();
 		const executionsSettled = await executionsBy();
-		const failed = await failedExecutions((sql) => services.psql(sql), main);
+		const failed = await failedExecutions(sql, main);
 
 		const rows = await table.rows();
 		const prompts = videoCreates(sim.requests)
@@ -272,106 +388,177 @@ async function benchOnce(line: N8nLine, workers: number, tarball: string): Promi
 			.filter((prompt) => prompt.startsWith(PROMPT_PREFIX));
 		const downloads = sim.fileDownloads.map((download) => download.path);
 		const files = folders.reduce((sum, folder) => sum + readdirSync(folder).length, 0);
-		const succeeded = rows.filter((row) => row.status === 'succeeded' && row.file).length;
-		const unfinished = rows
-			.filter((row) => !row.finishedAt)
-			.slice(0, 5)
-			.map((row) =>
-				JSON.stringify({
-					id: row.id,
-					family: row.family,
-					status: row.status,
-					taskId: row.taskId,
-					claimedBy: row.claimedBy,
-					checkedBy: row.checkedBy,
-					nextCheckAt: row.nextCheckAt,
-					error: row.error,
-				}),
-			);
-		const perVideo = (bytes: number) => fixed((bytes - sizeBefore) / 1024 / Math.max(1, files), 1);
-		// A final callback the gateway gave up on (every try unanswered within its timeout) leaves a
-		// Task family S row to the spec's rule: no query before 10 minutes after its creation.
-		const finalsByTask = new Map<string, { answered: boolean; firstAt: number }>();
-		for (const callback of sim.callbacks) {
-			const task = finalCallbackTask(callback.body);
-			if (!task) continue;
-			const known = finalsByTask.get(task) ?? { answered: false, firstAt: callback.at };
-			known.answered ||= callback.status !== undefined && callback.status < 300;
-			finalsByTask.set(task, known);
+		const byStatus = new Map<string, number>();
+		for (const row of rows) {
+			const status = String(row.status ?? '(none)');
+			byStatus.set(status, (byStatus.get(status) ?? 0) + 1);
 		}
-		const lostFinals = [...finalsByTask].filter(([, final]) => !final.answered);
-		const lostS = lostFinals.filter(([task]) =>
-			rows.some((row) => row.taskId === task && row.family === 'taskS'),
+		const askedToFail = rows.filter((row) => String(row.prompt).endsWith(' FAIL'));
+		const failedAsAsked = askedToFail.filter((row) => row.status === 'failed').length;
+		const failedUnasked = rows.filter(
+			(row) => row.status === 'failed' && !String(row.prompt).endsWith(' FAIL'),
+		).length;
+		const succeeded = rows.filter((row) => row.status === 'succeeded' && row.file).length;
+		const lost = rows.filter((row) => !row.finishedAt);
+
+		// Callbacks, as the gateway saw them: answered (any HTTP status) within its 5 s or not.
+		const lostOnPurpose = (body: unknown) => {
+			const task = callbackTask(body);
+			return task !== undefined && balancer.lostTaskIds.has(task);
+		};
+		const delivered = sim.callbacks.filter((callback) => !lostOnPurpose(callback.body));
+		const answeredInTime = delivered.filter(
+			(callback) => callback.status !== undefined && callback.status < 300,
 		);
 		const createdAt = (task: string) =>
 			Date.parse(String(rows.find((row) => row.taskId === task)?.taskCreatedAt ?? '')) || startedAt;
-		const unansweredCallbacks = sim.callbacks.filter(
-			(callback) => callback.status === undefined || callback.status >= 300,
-		).length;
+		const lostS = [...balancer.lostTaskIds].filter((task) =>
+			rows.some((row) => row.taskId === task && row.family === 'taskS'),
+		);
+		const createsPerRun = settings.rowsPerChunk * settings.chunksPerRun;
+		const allArrivals = [{ atMs: 0, rows: first }, ...arrivals];
 		const ideal = Math.max(
+			lastCreateAtBest(allArrivals, createsPerRun, SCHEDULE_SECONDS * 1_000, 0) +
+				QUEUED_MS +
+				RUNNING_MS +
+				SCHEDULE_SECONDS * 1_000,
 			lastArrival - startedAt + 2 * SCHEDULE_SECONDS * 1_000 + QUEUED_MS + RUNNING_MS,
 			...lostS.map(
-				([task]) => createdAt(task) - startedAt + TASK_S_FIRST_QUERY_MS + SCHEDULE_SECONDS * 1_000,
+				(task) => createdAt(task) - startedAt + TASK_S_FIRST_QUERY_MS + SCHEDULE_SECONDS * 1_000,
 			),
 		);
-		const peaks = (values: number[] | undefined) =>
-			values ? values.map((peak) => `${fixed(peak, 0)} MB`).join(', ') : 'not reached';
+
+		// CPU per video of each kind of process over the whole day.
+		const kinds = ['main', 'webhook', 'worker', 'postgres'] as const;
+		const cpuMsOfKind = (kind: (typeof kinds)[number]) =>
+			ticksToMs(
+				watched.reduce(
+					(sum, watch, index) =>
+						watch.kind === kind ? sum + ticksAtEnd[index] - ticksAtStart[index] : sum,
+					0,
+				),
+			);
+		const videos = Math.max(1, finished);
+		const cpuLines = kinds
+			.filter((kind) => watched.some((watch) => watch.kind === kind))
+			.map(
+				(kind) =>
+					`| CPU per video: ${kind === 'worker' ? `workers (${workers} together)` : kind} | ${fixed(cpuMsOfKind(kind) / videos, 0)} ms (${fixed(cpuMsOfKind(kind) / 1000, 0)} s in all, ${fixed((100 * cpuMsOfKind(kind)) / wallMs, 0)} % of one core over the day) |`,
+			);
+		const benchCpuMs = (benchCpu.user + benchCpu.system) / 1000;
+
+		// Per minute: rows, callbacks by the minute they were sent, RSS, CPU of each kind.
+		const callbackMinute = (at: number) => Math.floor((at - startedAt) / 60_000) + 1;
+		const callbacksIn = (minute: number) => {
+			const sent = delivered.filter((callback) => callbackMinute(callback.at) === minute);
+			const inTime = sent.filter(
+				(callback) => callback.status !== undefined && callback.status < 300,
+			).length;
+			return `${inTime} / ${sent.length}`;
+		};
+		const n8nWatched = watched.filter((watch) => watch.kind !== 'postgres');
+		const minuteLines = minutes.map((sample, index) => {
+			const before = index === 0 ? ticksAtStart : minutes[index - 1].ticks;
+			const cpu = kinds
+				.filter((kind) => watched.some((watch) => watch.kind === kind))
+				.map((kind) =>
+					fixed(
+						watched.reduce(
+							(sum, watch, at) => (watch.kind === kind ? sum + sample.ticks[at] - before[at] : sum),
+							0,
+						) / 60,
+						0,
+					),
+				)
+				.join(' / ');
+			const previous = index === 0 ? undefined : minutes[index - 1];
+			return `| ${sample.minute} | ${sample.rowsIn} | ${sample.created} (+${sample.created - (previous?.created ?? 0)}) | ${sample.finished} (+${sample.finished - (previous?.finished ?? 0)}) | ${callbacksIn(sample.minute)} | ${n8nWatched
+				.map((_, at) => fixed(sample.rssMb[at] ?? 0, 0))
+				.join(', ')} | ${cpu} | ${sample.running} |`;
+		});
 		// From the first minute with 500 rows finished: the start (n8n loading, first runs) aside.
-		const steady = rssTimeline.filter((sample) => sample.finished >= 500);
-		const rssSlopes = cluster.workers
-			.map((_, index) => {
+		const steady = minutes.filter((sample) => sample.finished >= 500);
+		const rssSlopes = n8nWatched
+			.map((watch, index) => {
 				const perThousand = slope(
-					steady.map((sample) => ({ x: sample.finished, y: sample.rssMb[index] })),
+					steady.map((sample) => ({ x: sample.finished, y: sample.rssMb[index] ?? 0 })),
 					1_000,
 				);
-				return perThousand === undefined ? 'not enough minutes' : `${fixed(perThousand, 1)} MB`;
+				return `${watch.name} ${perThousand === undefined ? 'not enough minutes' : `${fixed(perThousand, 1)} MB`}`;
 			})
 			.join(', ');
-		const rssMinutes = rssTimeline.map(
-			(sample) =>
-				`| ${sample.minute} | ${sample.finished} | ${sample.rssMb.map((mb) => fixed(mb, 0)).join(', ')} |`,
+		const rssPeaks = n8nWatched
+			.map(
+				(watch, index) =>
+					`${watch.name} ${fixed(Math.max(0, ...minutes.map((sample) => sample.rssMb[index] ?? 0)), 0)} MB`,
+			)
+			.join(', ');
+		const perVideo = (bytes: number) => fixed((bytes - sizeBefore) / 1024 / Math.max(1, files), 1);
+		const finishedPerMinute = minutes.map(
+			(sample, index) => sample.finished - (index === 0 ? 0 : minutes[index - 1].finished),
 		);
+		const cpuKinds = kinds.filter((kind) => watched.some((watch) => watch.kind === kind));
 		return [
-			`\nn8n ${version} in queue mode, main + ${workers} worker(s), Redis, Postgres: ${ROWS} rows (${START_ROWS} at the start, then ${ADD_PER_MINUTE} a minute), schedule every ${SCHEDULE_SECONDS} s, ${ROWS_PER_CHUNK} × ${CHUNKS_PER_RUN} rows and ${CHECKS_PER_RUN} checks per run, results ${fixed(mb(RESULT_BYTES), 2)} MB, tasks ${QUEUED_MS / 1000} s queued + ${RUNNING_MS / 1000} s running${timedOut ? `; DID NOT FINISH within ${RUN_TIMEOUT_MS / 1000} s` : ''}`,
+			`\nn8n ${version} in queue mode, main + ${workers} worker(s)${webhookProcess ? ' + an n8n webhook process taking every callback' : ', main taking every callback'}, Redis, Postgres${LAZY ? ', N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true' : ''}: ${ROWS} rows (bursts ${BURSTS.map((burst) => `${burst.rows} at minute ${burst.minute}`).join(', ')}; the rest ${ADD_PER_MINUTE} a minute), every ${FAIL_EVERY}th row failing, every ${LOSE_CALLBACKS_EVERY}th task's callbacks lost; schedule every ${SCHEDULE_SECONDS} s, ${settings.rowsPerChunk} × ${settings.chunksPerRun} rows and ${settings.checksPerRun} checks per run, results ${fixed(mb(RESULT_BYTES), 2)} MB, tasks ${QUEUED_MS / 1000} s queued + ${RUNNING_MS / 1000} s running${timedOut ? `; DID NOT FINISH within ${RUN_TIMEOUT_MS / 1000} s` : ''}`,
 			'| figure | value |',
 			'|---|---|',
-			`| wall ÷ ideal | ${fixed(wallMs / ideal, 2)} (${fixed(wallMs / 1000, 0)} s ÷ ${fixed(ideal / 1000, 0)} s: last arrival + 2 schedule intervals + a task's lifetime, or a Task family S row whose callback was lost: its creation + 10 minutes + a schedule interval) |`,
-			`| callbacks unanswered (the simulator gives up after 5 s) / tasks whose every final went unanswered (of them Task family S, left to its 10-minute rule) | ${unansweredCallbacks} of ${sim.callbacks.length} / ${lostFinals.length} (${lostS.length}) |`,
+			`| wall ÷ ideal | ${fixed(wallMs / ideal, 2)} (${fixed(wallMs / 1000, 0)} s ÷ ${fixed(ideal / 1000, 0)} s: the last create the Settings allow at best (${createsPerRun} a run) + a task's lifetime + a schedule interval, or a Task family S row whose callbacks were lost: its creation + 10 minutes + a schedule interval) |`,
+			`| rows finished per minute: over the day / best minute | ${fixed(finished / (wallMs / 60_000), 1)} / ${Math.max(0, ...finishedPerMinute)} |`,
+			`| callbacks answered within the simulator's 5 s (those not lost on purpose) | ${answeredInTime.length} of ${delivered.length} (${percent(answeredInTime.length, delivered.length)}) |`,
+			`| tasks whose callbacks were lost on purpose (of them Task family S, left to its 10-minute rule) | ${balancer.lostTaskIds.size} (${lostS.length}) |`,
 			`| row inserts main did not answer within 30 s (tried again) | ${slowInserts} |`,
-			`| rows finished per minute | ${fixed(finished / (wallMs / 60_000), 1)} |`,
-			`| peak RSS per worker, until 1,000 rows finished | ${peaks(peaksAt1000)} |`,
-			`| peak RSS per worker, after | ${peaks(peaksAfter)} |`,
-			`| RSS slope per worker per 1,000 rows finished (least squares over the minutes from 500 finished) | ${rssSlopes} |`,
+			`| longest schedule run seen (n8n keeps it until its hard delete) | ${fixed(longestScheduleRunS, 0)} s (schedule every ${SCHEDULE_SECONDS} s) |`,
+			...cpuLines,
+			`| CPU of the simulator and this bench (one process) | ${fixed(benchCpuMs / videos, 0)} ms per video |`,
+			`| peak RSS (sampled each minute) | ${rssPeaks} |`,
+			`| RSS slope per 1,000 rows finished (least squares over the minutes from 500 finished) | ${rssSlopes} |`,
 			`| Postgres growth per video, at the end | ${perVideo(sizeEnd)} KB (${fixed(mb(sizeBefore))} → ${fixed(mb(sizeEnd))} MB; executions: ${executionsAtEnd}) |`,
-			`| Postgres growth per video, after n8n's hard delete (every ${HARD_DELETE_MINUTES} min) and VACUUM FULL, no pruning | ${hardDeleted ? '' : 'NOT HARD-DELETED IN TIME: '}${perVideo(sizeSettled)} KB (→ ${fixed(mb(sizeSettled))} MB, ${fixed(mb(sizeBeforeVacuum))} MB on disk before VACUUM FULL; executions: ${executionsSettled}) |`,
+			`| Postgres growth per video, after n8n's hard delete (every ${HARD_DELETE_MINUTES} min) and VACUUM FULL | ${hardDeleted ? '' : 'NOT HARD-DELETED IN TIME: '}${perVideo(sizeSettled)} KB (→ ${fixed(mb(sizeSettled))} MB, ${fixed(mb(sizeBeforeVacuum))} MB on disk before VACUUM FULL; executions: ${executionsSettled}) |`,
 			`| rows created more than once (taken twice) | ${moreThanOnce(prompts).length} |`,
-			`| Task family S queries against the rule | ${sim.violations.filter((violation) => /queried/.test(violation.message)).length} (spec violations in all: ${sim.violations.length}) |`,
 			`| videos downloaded twice | ${moreThanOnce(downloads).length} |`,
+			`| Task family S queries against the rule | ${sim.violations.filter((violation) => /queried/.test(violation.message)).length} (spec violations in all: ${sim.violations.length}) |`,
+			`| rows lost (not finished: no result, no failure, not listed for a person) | ${lost.length} |`,
+			`| rows asked to fail: failed / in all; rows failed without being asked | ${failedAsAsked} / ${askedToFail.length}; ${failedUnasked} |`,
 			`| rows succeeded with their file / files on disk / rows | ${succeeded} / ${files} / ${rows.length} |`,
+			`| rows by status | ${[...byStatus].map(([status, count]) => `${status} ${count}`).join(', ')} |`,
 			'',
-			'| minute | rows finished | RSS per worker (MB) |',
-			'|---|---|---|',
-			...rssMinutes,
-			...(unfinished.length ? ['', 'Rows not finished (first 5):', ...unfinished] : []),
+			`| minute | rows in | created | finished | callbacks sent that minute: answered within 5 s / sent | RSS MB (${n8nWatched.map((watch) => watch.name).join(', ')}) | CPU % of a core (${cpuKinds.join(' / ')}) | executions running |`,
+			'|---|---|---|---|---|---|---|---|',
+			...minuteLines,
+			...(lost.length
+				? [
+						'',
+						'Rows not finished (first 5):',
+						...lost.slice(0, 5).map((row) =>
+							JSON.stringify({
+								id: row.id,
+								family: row.family,
+								status: row.status,
+								taskId: row.taskId,
+								claimedBy: row.claimedBy,
+								checkedBy: row.checkedBy,
+								nextCheckAt: row.nextCheckAt,
+								error: row.error,
+							}),
+						),
+					]
+				: []),
 			...(failed.length ? ['', 'Failed executions (kept by n8n; first 10):', ...failed] : []),
 		];
 	} finally {
 		await cluster.stop();
+		await balancer.close();
 		await services.stop();
 		await sim.close();
 	}
 }
 
-/** Task family S: no query before 10 minutes after creation (unless it called back). */
-const TASK_S_FIRST_QUERY_MS = 600_000;
-
 /**
- * The task id of a final-state callback body, read as the Task Callback Trigger reads it (one
- * recognition and one status mapping for the package and its benchmark), else undefined.
+ * The task id of a callback body, read as the Task Callback Trigger reads it (one recognition
+ * for the package and its benchmark), else undefined.
  */
-function finalCallbackTask(body: unknown): string | undefined {
-	const event = recognizeEvent(body, AUTO_DETECT, {});
-	return event && isDone(event.status) ? event.taskId : undefined;
+function callbackTask(body: unknown): string | undefined {
+	return recognizeEvent(body, AUTO_DETECT, {})?.taskId;
 }
 
 /** Failed executions n8n kept (first 10): id, mode, status, the node and the message. */
@@ -404,10 +591,13 @@ async function main(): Promise<void> {
 	try {
 		const packed = await packPackage(packDir);
 		for (const line of LINES)
-			for (const workers of WORKER_COUNTS) {
-				process.stderr.write(`[bench] n8n ${N8N_VERSIONS[line]}, ${workers} worker(s)\n`);
-				console.log((await benchOnce(line, workers, packed.tarball)).join('\n'));
-			}
+			for (const workers of WORKER_COUNTS)
+				for (const webhookProcess of WEBHOOK_VARIANTS) {
+					process.stderr.write(
+						`[bench] n8n ${N8N_VERSIONS[line]}, ${workers} worker(s)${webhookProcess ? ', webhook process' : ''}\n`,
+					);
+					console.log((await benchOnce(line, workers, webhookProcess, packed.tarball)).join('\n'));
+				}
 	} finally {
 		if (existsSync(packDir)) rmSync(packDir, { recursive: true, force: true });
 	}

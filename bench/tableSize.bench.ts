@@ -27,7 +27,7 @@
  * example's Settings).
  */
 import { execFileSync } from 'child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 
@@ -53,7 +53,7 @@ import { N8N_VERSIONS, loadWorkflow, packPackage, startN8n } from '../test/e2e/h
 import { startQueueServices, type QueueServices } from '../test/e2e/queueMode';
 import { startSimulator } from '../test/simulator';
 import { envNumbers } from './envNumbers';
-import { cpuTicks, median, settle, ticksToMs } from './n8nCpu';
+import { cpuTicks, median, postgresTicks, settle, ticksToMs } from './n8nCpu';
 
 const ROW_COUNTS = envNumbers('BENCH_TABLE_ROWS', '0 10000 100000');
 const KEPT_DAYS = Number(process.env.BENCH_KEPT_DAYS ?? 30);
@@ -175,33 +175,6 @@ function newRows(from: number): ReturnType<typeof videoRows> {
 
 // ---------------------------------------------------------------------------------------------
 // Postgres: its CPU, and the statements it logged.
-
-/** CPU ticks of the Postgres server on `port` and its backends (from /proc). */
-function postgresTicks(port: number): number {
-	const stats = new Map<number, { ppid: number; ticks: number }>();
-	let postmaster: number | undefined;
-	for (const entry of readdirSync('/proc')) {
-		if (!/^\d+$/.test(entry)) continue;
-		try {
-			const stat = readFileSync(`/proc/${entry}/stat`, 'latin1');
-			const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-			stats.set(Number(entry), {
-				ppid: Number(fields[1]),
-				ticks: Number(fields[11]) + Number(fields[12]),
-			});
-			const args = readFileSync(`/proc/${entry}/cmdline`, 'latin1').split('\0');
-			if (/postgres$/.test(args[0]) && args.includes('-p') && args.includes(String(port)))
-				postmaster = Number(entry);
-		} catch {
-			// The process ended while being read.
-		}
-	}
-	if (postmaster === undefined) return 0;
-	let ticks = 0;
-	for (const [pid, stat] of stats)
-		if (pid === postmaster || stat.ppid === postmaster) ticks += stat.ticks;
-	return ticks;
-}
 
 interface LoggedStatement {
 	ms: number;

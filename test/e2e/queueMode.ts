@@ -318,6 +318,11 @@ export interface QueueModeOptions {
 	webhookProcess?: boolean;
 	/** Extra environment for every process. */
 	env?: Record<string, string>;
+	/**
+	 * The cluster's public address (WEBHOOK_URL of every process), e.g. a load balancer in front
+	 * of it. Default: the main process's own address.
+	 */
+	publicUrl?: string;
 }
 
 export interface QueueModeN8n {
@@ -368,7 +373,12 @@ export async function startQueueMode(options: QueueModeOptions): Promise<QueueMo
 		n8nEnv(installation, folder, port, await reservePort(), {
 			...shared,
 			QUEUE_HEALTH_CHECK_PORT: String(await reservePort()),
-			...webhookUrlEnv(options.line, `http://127.0.0.1:${mainPort}/`),
+			...webhookUrlEnv(
+				options.line,
+				options.publicUrl
+					? `${options.publicUrl.replace(/\/$/, '')}/`
+					: `http://127.0.0.1:${mainPort}/`,
+			),
 			...extra,
 		});
 
@@ -466,6 +476,19 @@ export interface RoundRobinProxy {
 	close(): Promise<void>;
 }
 
+/** Headers of one connection, not forwarded by a proxy (RFC 9110, 7.6.1), and the body's length. */
+const HOP_BY_HOP = new Set([
+	'connection',
+	'keep-alive',
+	'proxy-connection',
+	'transfer-encoding',
+	'upgrade',
+	'te',
+	'trailer',
+	'host',
+	'content-length',
+]);
+
 /** The task id of a callback body: a bare record (`id`, `task_id`) or one under `data`. */
 function callbackTaskId(body: Buffer): string | undefined {
 	try {
@@ -515,9 +538,11 @@ export async function startRoundRobinProxy(): Promise<RoundRobinProxy> {
 			const target = proxy.targets[next++ % proxy.targets.length];
 			proxy.forwarded.set(target, (proxy.forwarded.get(target) ?? 0) + 1);
 			proxy.inFlight += 1;
+			// Every request header but the hop-by-hop ones, as a balancer forwards them (n8n answers
+			// a CORS preflight from Origin and Access-Control-Request-Method).
 			const headers: Record<string, string> = {};
-			const contentType = request.headers['content-type'];
-			if (contentType) headers['content-type'] = contentType;
+			for (const [name, value] of Object.entries(request.headers))
+				if (typeof value === 'string' && !HOP_BY_HOP.has(name)) headers[name] = value;
 			fetch(`${target}${request.url ?? '/'}`, {
 				method: request.method,
 				headers,
@@ -528,9 +553,12 @@ export async function startRoundRobinProxy(): Promise<RoundRobinProxy> {
 					const body = Buffer.from(await answer.arrayBuffer());
 					if (answer.ok && /"started"\s*:\s*true/.test(body.toString('utf8')))
 						proxy.startedAnswers += 1;
-					response.writeHead(answer.status, {
-						'content-type': answer.headers.get('content-type') ?? 'text/plain',
+					const answerHeaders: Record<string, string> = {};
+					answer.headers.forEach((value, name) => {
+						if (!HOP_BY_HOP.has(name) && name !== 'content-encoding') answerHeaders[name] = value;
 					});
+					answerHeaders['content-length'] = String(body.length);
+					response.writeHead(answer.status, answerHeaders);
 					response.end(body);
 				})
 				// A target that is down, or an answer (or its body) that never comes.
