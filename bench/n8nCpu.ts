@@ -9,6 +9,16 @@ import type { N8nInstance } from '../test/e2e/harness';
 /** Linux's USER_HZ: /proc reports CPU time in these ticks. */
 export const CLOCK_TICKS_PER_SECOND = 100;
 
+/**
+ * A process's CPU time (clock ticks) from the fields of /proc/<pid>/stat after the name: its own
+ * (utime, stime) and that of its children that ended and were waited for (cutime, cstime). A
+ * Postgres backend or an n8n task runner that exits would otherwise take its CPU with it, and a
+ * sum read later would fall.
+ */
+function processTicks(fields: string[]): number {
+	return Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+}
+
 /** CPU time (clock ticks) of every process of this n8n: n8n and its task runners. */
 export function cpuTicks(n8n: N8nInstance): number {
 	return cpuTicksOf([n8n.userFolder]);
@@ -25,7 +35,7 @@ export function cpuTicksOf(userFolders: string[]): number {
 			if (!marks.some((mark) => environ.includes(mark))) continue;
 			const stat = readFileSync(`/proc/${entry}/stat`, 'latin1');
 			const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-			ticks += Number(fields[11]) + Number(fields[12]);
+			ticks += processTicks(fields);
 		} catch {
 			// The process ended while being read.
 		}
@@ -44,7 +54,7 @@ export function postgresTicks(port: number): number {
 			const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
 			stats.set(Number(entry), {
 				ppid: Number(fields[1]),
-				ticks: Number(fields[11]) + Number(fields[12]),
+				ticks: processTicks(fields),
 			});
 			const args = readFileSync(`/proc/${entry}/cmdline`, 'latin1').split('\0');
 			if (/postgres$/.test(args[0]) && args.includes('-p') && args.includes(String(port)))
@@ -88,7 +98,7 @@ export function ticksAndRssMb(pids: number[]): { ticks: number; rssMb: number } 
 		try {
 			const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
 			const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-			ticks += Number(fields[11]) + Number(fields[12]);
+			ticks += processTicks(fields);
 			const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'latin1'));
 			rssKb += match ? Number(match[1]) : 0;
 		} catch {

@@ -47,6 +47,7 @@ const SHORT_SENTENCE_PAGES = [
 	'docs/performance-bursts.md',
 	'docs/performance-video-tasks.md',
 	'docs/performance-agent.md',
+	'docs/performance-pipeline.md',
 ];
 const SENTENCE_LIMIT = 50;
 const CELL_LIMIT = 60;
