@@ -477,16 +477,24 @@ async function benchOnce(
 				.join(', ')} | ${cpu} | ${sample.running} |`;
 		});
 		// From the first minute with 500 rows finished: the start (n8n loading, first runs) aside.
-		const steady = minutes.filter((sample) => sample.finished >= 500);
-		const rssSlopes = n8nWatched
-			.map((watch, index) => {
-				const perThousand = slope(
-					steady.map((sample) => ({ x: sample.finished, y: sample.rssMb[index] ?? 0 })),
-					1_000,
-				);
-				return `${watch.name} ${perThousand === undefined ? 'not enough minutes' : `${fixed(perThousand, 1)} MB`}`;
-			})
-			.join(', ');
+		// Once over the minutes rows were still created (memory under work), once to the end
+		// (which includes the fall once the work is done).
+		const fromFiveHundred = minutes.filter((sample) => sample.finished >= 500);
+		const whileCreating = fromFiveHundred.filter((sample) => {
+			const previous = minutes[sample.minute - 2];
+			return sample.created > (previous?.created ?? 0);
+		});
+		const slopesOver = (samples: Minute[]) =>
+			n8nWatched
+				.map((watch, index) => {
+					const perThousand = slope(
+						samples.map((sample) => ({ x: sample.finished, y: sample.rssMb[index] ?? 0 })),
+						1_000,
+					);
+					return `${watch.name} ${perThousand === undefined ? 'not enough minutes' : `${fixed(perThousand, 1)} MB`}`;
+				})
+				.join(', ');
+		const rssSlopes = `while rows were created (${whileCreating.length} minutes): ${slopesOver(whileCreating)}; to the end (${fromFiveHundred.length} minutes): ${slopesOver(fromFiveHundred)}`;
 		const rssPeaks = n8nWatched
 			.map(
 				(watch, index) =>
