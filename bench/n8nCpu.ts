@@ -19,6 +19,12 @@ function processTicks(fields: string[]): number {
 	return Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
 }
 
+/** The fields of /proc/<pid>/stat after the process's name (which may hold spaces). */
+function statFields(pid: string | number): string[] {
+	const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+	return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
 /** CPU time (clock ticks) of every process of this n8n: n8n and its task runners. */
 export function cpuTicks(n8n: N8nInstance): number {
 	return cpuTicksOf([n8n.userFolder]);
@@ -33,8 +39,7 @@ export function cpuTicksOf(userFolders: string[]): number {
 		try {
 			const environ = readFileSync(`/proc/${entry}/environ`, 'latin1');
 			if (!marks.some((mark) => environ.includes(mark))) continue;
-			const stat = readFileSync(`/proc/${entry}/stat`, 'latin1');
-			const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+			const fields = statFields(entry);
 			ticks += processTicks(fields);
 		} catch {
 			// The process ended while being read.
@@ -50,8 +55,7 @@ export function postgresTicks(port: number): number {
 	for (const entry of readdirSync('/proc')) {
 		if (!/^\d+$/.test(entry)) continue;
 		try {
-			const stat = readFileSync(`/proc/${entry}/stat`, 'latin1');
-			const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+			const fields = statFields(entry);
 			stats.set(Number(entry), {
 				ppid: Number(fields[1]),
 				ticks: processTicks(fields),
@@ -96,8 +100,7 @@ export function ticksAndRssMb(pids: number[]): { ticks: number; rssMb: number } 
 	let rssKb = 0;
 	for (const pid of pids) {
 		try {
-			const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-			const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+			const fields = statFields(pid);
 			ticks += processTicks(fields);
 			const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'latin1'));
 			rssKb += match ? Number(match[1]) : 0;

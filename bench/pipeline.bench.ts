@@ -49,6 +49,7 @@ import {
 	createRequestPrompt,
 	createVideoTable,
 	exampleCallbackPath,
+	exampleSetting,
 	setExampleSetting,
 	useVideoTable,
 	moreThanOnce,
@@ -129,12 +130,8 @@ const percent = (part: number, whole: number) =>
 
 /** A number setting of the example's Settings node, as shipped. */
 function shippedSetting(workflow: WorkflowJson, name: string): number {
-	const settings = workflow.nodes.find((node) => node.name === 'Settings');
-	const assignments = (
-		(settings?.parameters as JsonObject | undefined)?.assignments as JsonObject | undefined
-	)?.assignments as JsonObject[] | undefined;
-	const value = assignments?.find((assignment) => assignment.name === name)?.value;
-	if (typeof value !== 'number') throw new Error(`the example's Settings have no number ${name}`);
+	const value = exampleSetting(workflow, name);
+	if (typeof value !== 'number') throw new Error(`the example's setting ${name} is not a number`);
 	return value;
 }
 

@@ -355,11 +355,20 @@ export function setExampleSetting(
 	name: string,
 	value: string | number,
 ): void {
+	exampleSettingAssignment(workflow, name).value = value;
+}
+
+/** A setting of an example's *Settings* node, as the workflow holds it. */
+export function exampleSetting(workflow: WorkflowJson, name: string): unknown {
+	return exampleSettingAssignment(workflow, name).value;
+}
+
+function exampleSettingAssignment(workflow: WorkflowJson, name: string): JsonObject {
 	const settings = workflow.nodes.find((node) => node.name === 'Settings');
 	const assignments = (
 		(settings?.parameters as JsonObject | undefined)?.assignments as JsonObject | undefined
 	)?.assignments as JsonObject[] | undefined;
 	const assignment = assignments?.find((entry) => entry.name === name);
 	if (!assignment) throw new Error(`the example has no setting ${name}`);
-	assignment.value = value;
+	return assignment;
 }
