@@ -323,7 +323,9 @@ async function benchOnce(
 				`[bench] ${new Date().toISOString()} minute ${last.minute}: ${added} rows in, ${last.created} created, ${last.finished} finished, ${sim.callbacks.length} callbacks, RSS ${watched
 					.filter((watch) => watch.kind !== 'postgres')
 					.map((watch, index) => `${watch.name} ${fixed(reads[index].rssMb ?? 0, 0)}`)
-					.join(', ')} MB, running: ${last.running}\n`,
+					.join(
+						', ',
+					)} MB, running: ${last.running}, this process (simulator) heap ${fixed(mb(process.memoryUsage().heapUsed), 0)} MB\n`,
 			);
 		};
 		const progress = setInterval(() => void sampleMinute(), 60_000);

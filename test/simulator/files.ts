@@ -26,16 +26,20 @@ export function resultMp4(resultVideoBytes: number, taskId: string): StoredFile 
 	return { contentType: 'video/mp4', bytes };
 }
 
-/** Result files the simulator serves under GET /files/<name>, like a CDN would. */
+/**
+ * Result files the simulator serves under GET /files/<name>, like a CDN would. A file may be
+ * made when asked for: a day of 10,000 tasks would otherwise hold 10 GB of result videos.
+ */
 export class FileStore {
-	private readonly files = new Map<string, StoredFile>();
+	private readonly files = new Map<string, StoredFile | (() => StoredFile)>();
 
-	put(name: string, file: StoredFile): void {
+	put(name: string, file: StoredFile | (() => StoredFile)): void {
 		this.files.set(name, file);
 	}
 
 	get(name: string): StoredFile | undefined {
-		return this.files.get(name);
+		const file = this.files.get(name);
+		return typeof file === 'function' ? file() : file;
 	}
 
 	clear(): void {

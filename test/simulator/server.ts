@@ -11,6 +11,13 @@ import type { TaskTable } from './tasks';
 import type { Timers } from './timers';
 import type { HostName, RecordedRequest, ResolvedOptions, Violation, ViolationRule } from './types';
 
+/**
+ * The request log keeps an answer's text up to this many characters. A long-running video
+ * operation answers with its videos inline (base64, 1.4 MB for a 1 MiB video): a day of
+ * thousands kept whole would hold gigabytes in the log (the pipeline bench ran out of heap).
+ */
+export const RECORDED_ANSWER_CHARS = 64 * 1024;
+
 export interface PipelineDeps {
 	routes: readonly Route[];
 	controlRoutes: readonly Route[];
@@ -125,7 +132,10 @@ async function handleRequest(
 			violation(reply.refusal.rule, `${request}: ${reply.refusal.message}`);
 		}
 		const sent = await sendReply(res, reply, deps.requestTimers);
-		if (record !== undefined) record.answer = sent;
+		if (record !== undefined && sent !== undefined) {
+			record.answer = sent.slice(0, RECORDED_ANSWER_CHARS);
+			if (sent.length > RECORDED_ANSWER_CHARS) record.answerTruncated = true;
+		}
 	};
 
 	await deps.requestTimers.sleep(deps.options.latencyMs);

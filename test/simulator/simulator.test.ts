@@ -2,6 +2,7 @@ import { createServer, request, type Server } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { PNG_FILE } from './files';
 import { closedPortUrl, DEFAULT_OPTIONS, startSimulator, type Simulator } from './index';
+import { RECORDED_ANSWER_CHARS } from './server';
 
 /** Reads a nested value: get(body, 'data.task_result.videos.0.url'). */
 function get(value: unknown, path: string): unknown {
@@ -1051,6 +1052,7 @@ describe('generic video, family B and family C', () => {
 
 	it('serves video results of the size resultVideoBytes asks for: the sample header first, padding that does not compress, each task its own bytes', async () => {
 		sim.setOptions({ resultVideoBytes: 1_048_576 });
+		let lastUrl = '';
 		const finishedVideo = async (prompt: string) => {
 			const created = await base('POST', '/v1/videos', { model: 'g', prompt });
 			const seen = await pollUntil(
@@ -1058,6 +1060,7 @@ describe('generic video, family B and family C', () => {
 				(body) => get(body, 'status') === 'completed',
 			);
 			const url = String(get(seen[seen.length - 1], 'video_url'));
+			lastUrl = url;
 			return Buffer.from(await (await fetch(url)).arrayBuffer());
 		};
 		const [video, other] = [await finishedVideo('big'), await finishedVideo('big again')];
@@ -1066,6 +1069,8 @@ describe('generic video, family B and family C', () => {
 		expect(gzipSync(video).length).toBeGreaterThan(1_000_000);
 		expect(other.length).toBe(1_048_576);
 		expect(other.equals(video)).toBe(false);
+		// Made on each download (not kept), and the same bytes every time.
+		expect(Buffer.from(await (await fetch(lastUrl)).arrayBuffer()).equals(other)).toBe(true);
 	});
 
 	it('reports upstream words for family B UPSTREAM_CASE models, FINISH with error on failure', async () => {
@@ -1128,6 +1133,27 @@ describe('long-running operations', () => {
 		expect(get(await operation('SAFETY'), 'response.videos')).toEqual([]);
 		expect(get(await operation('FAIL'), 'error.code')).toBe(3);
 		expect((await base('GET', '/v1/models/other/operations/nope')).status).toBe(404);
+	});
+
+	it('keeps the first 64 KiB of an answer in the request log, marking a longer one truncated', async () => {
+		sim.setOptions({ resultVideoBytes: 1_048_576 });
+		const created = await base('POST', '/v1beta/models/veo-x:predictLongRunning', {
+			instances: [{ prompt: 'a long video' }],
+			parameters: { sampleCount: 1 },
+		});
+		const name = String(get(created.body, 'name'));
+		const seen = await pollUntil(
+			async () => (await base('GET', `/v1/${name}`)).body,
+			(body) => get(body, 'done') === true,
+		);
+		const inline = String(get(seen[seen.length - 1], 'response.videos.0.bytesBase64Encoded'));
+		expect(Buffer.from(inline, 'base64').length).toBe(1_048_576);
+		const polls = sim.requestsTo('GET', `/v1/${name}`);
+		const last = polls[polls.length - 1];
+		expect(last.answerTruncated).toBe(true);
+		expect(last.answer).toHaveLength(RECORDED_ANSWER_CHARS);
+		expect(polls[0].answerTruncated).toBeUndefined();
+		expect(JSON.parse(polls[0].answer ?? '')).toMatchObject({ done: false });
 	});
 });
 

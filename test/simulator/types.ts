@@ -60,6 +60,8 @@ export interface RecordedRequest {
 	status?: number;
 	/** The JSON or event-stream text answered, as sent; undefined for media and dropped answers. */
 	answer?: string;
+	/** Set when the answer was longer than RECORDED_ANSWER_CHARS and `answer` keeps its start. */
+	answerTruncated?: true;
 }
 
 /** What a route refuses because the client broke the spec (recorded as a violation). */

@@ -37,7 +37,9 @@ export function createVideoTask(state: SimState, init: NewVideoTask): SimTask {
 		outcome: magicText.includes(MAGIC.fail) ? 'failed' : 'succeeded',
 		reportsUnknownStatus: magicText.includes(MAGIC.unknownStatus),
 	};
-	const video = resultMp4(state.options.resultVideoBytes, task.id);
+	// Made on each download, not kept: each task's bytes are the same every time.
+	const { resultVideoBytes } = state.options;
+	const video = () => resultMp4(resultVideoBytes, task.id);
 	state.files.put(`${task.id}.mp4`, video);
 	state.files.put(`${task.id}-watermark.mp4`, video);
 	state.files.put(`${task.id}-last.png`, PNG_FILE);
