@@ -133,8 +133,12 @@ async function handleRequest(
 		}
 		const sent = await sendReply(res, reply, deps.requestTimers);
 		if (record !== undefined && sent !== undefined) {
-			record.answer = sent.slice(0, RECORDED_ANSWER_CHARS);
-			if (sent.length > RECORDED_ANSWER_CHARS) record.answerTruncated = true;
+			if (sent.length <= RECORDED_ANSWER_CHARS) record.answer = sent;
+			else {
+				// Copied: V8's slice of a long string points into it and keeps all of it alive.
+				record.answer = Buffer.from(sent.slice(0, RECORDED_ANSWER_CHARS)).toString();
+				record.answerTruncated = true;
+			}
 		}
 	};
 
