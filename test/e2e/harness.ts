@@ -95,6 +95,8 @@ const EXECUTION_TIMEOUT_MS = 60_000;
 const POLL_INTERVAL_MS = 200;
 const HTTP_TIMEOUT_MS = 30_000;
 const CLI_TIMEOUT_MS = 120_000;
+/** Migrating an empty database takes 2–5 s; a try that takes a minute has hung. */
+const EMPTY_MIGRATION_TIMEOUT_MS = 60_000;
 
 // ---------------------------------------------------------------------------------------------
 // JSON shapes we read and write (only the fields the harness touches).
@@ -432,10 +434,7 @@ async function seedMigratedDatabase(
 	const kind = `${installation.version}-pool-${env.DB_SQLITE_POOL_SIZE ?? 'none'}`;
 	const template = join(process.env.MG_E2E_RUN_DIR ?? tmpdir(), `n8n-migrated-${kind}`);
 	if (!existsSync(join(template, '.complete'))) {
-		const building = mkdtempSync(`${template}.tmp-`);
-		const templateEnv = { ...env, HOME: building, N8N_USER_FOLDER: building };
-		// Importing nothing runs the migrations and leaves an empty, current database.
-		await runCli(installation, templateEnv, 'import:credentials', building, []);
+		const building = await migrateEmptyDatabase(installation, env, template);
 		writeFileSync(join(building, '.complete'), '');
 		// Two streams may build it at once: the first rename wins, the other copy is dropped (a
 		// template is never replaced while another stream copies from it).
@@ -544,12 +543,47 @@ export function webhookUrlEnv(line: N8nLine, url: string): Record<string, string
 	return line === 1 ? { WEBHOOK_URL: url } : { N8N_WEBHOOK_URL: url };
 }
 
+/**
+ * Importing nothing runs the migrations and leaves an empty, current database: 2–5 s. Once, on
+ * 1.123.81 in a busy phase 1, the CLI hung before it created its database file until the
+ * 120-s CLI timeout killed it, and every test of the file failed on set-up. Importing nothing is safe to do
+ * again, so a hung or failed attempt is retried once, in a fresh folder, and said so.
+ */
+async function migrateEmptyDatabase(
+	installation: N8nInstallation,
+	env: NodeJS.ProcessEnv,
+	template: string,
+): Promise<string> {
+	for (let attempt = 1; ; attempt++) {
+		const building = mkdtempSync(`${template}.tmp-`);
+		const templateEnv = { ...env, HOME: building, N8N_USER_FOLDER: building };
+		try {
+			await runCli(
+				installation,
+				templateEnv,
+				'import:credentials',
+				building,
+				[],
+				EMPTY_MIGRATION_TIMEOUT_MS,
+			);
+			return building;
+		} catch (error) {
+			rmSync(building, { recursive: true, force: true });
+			if (attempt >= 2) throw error;
+			console.warn(
+				`[e2e] migrating an empty database for n8n ${installation.version} failed, trying once more: ${String(error).split('\n')[0]}`,
+			);
+		}
+	}
+}
+
 export async function runCli(
 	installation: N8nInstallation,
 	env: NodeJS.ProcessEnv,
 	command: 'import:credentials' | 'import:workflow',
 	userFolder: string,
 	entries: CredentialJson[] | WorkflowJson[],
+	timeoutMs = CLI_TIMEOUT_MS,
 ): Promise<void> {
 	const input = join(userFolder, `${command.replace(':', '-')}.json`);
 	writeFileSync(input, JSON.stringify(entries));
@@ -560,7 +594,7 @@ export async function runCli(
 			{
 				cwd: userFolder,
 				env,
-				timeout: CLI_TIMEOUT_MS,
+				timeout: timeoutMs,
 				killSignal: 'SIGKILL',
 				maxBuffer: 16 * 1024 * 1024,
 			},
