@@ -545,9 +545,9 @@ export function webhookUrlEnv(line: N8nLine, url: string): Record<string, string
 
 /**
  * Importing nothing runs the migrations and leaves an empty, current database: 2–5 s. Once, on
- * 1.123.81 in a busy phase 1, the CLI hung before it created its database file until the
- * 120-s CLI timeout killed it, and every test of the file failed on set-up. Importing nothing is safe to do
- * again, so a hung or failed attempt is retried once, in a fresh folder, and said so.
+ * 1.123.81 in a busy phase 1, the CLI hung before it created its database file until the 120-s
+ * CLI timeout killed it, and every test of the file failed on set-up. Importing nothing is safe
+ * to do again, so a hung or failed attempt is retried once, in a fresh folder, and said so.
  */
 async function migrateEmptyDatabase(
 	installation: N8nInstallation,
